@@ -1,0 +1,82 @@
+# Reading a lesson README's grading table, the one source of the lesson's test names, kinds,
+# thresholds and points. The table sits between two marker lines:
+#
+#   <!-- grading:begin -->
+#   | test | kind | what it checks | threshold | points |
+#   |---|---|---|---|---|
+#   | `tiled.correct` | exercise | bit-exact on every shape | — | 3 |
+#   <!-- grading:end -->
+#
+# Also usable in script mode (cmake -P), hence no dependency on project variables.
+
+# course_read_grading_table(<readme> <names-var> <kinds-var>)
+function(course_read_grading_table readme names_var kinds_var)
+  file(READ "${readme}" text)
+  string(FIND "${text}" "<!-- grading:begin -->" begin)
+  string(FIND "${text}" "<!-- grading:end -->" end)
+  if(begin EQUAL -1 OR end EQUAL -1 OR end LESS begin)
+    message(FATAL_ERROR "${readme}: no grading table between <!-- grading:begin --> and <!-- grading:end -->")
+  endif()
+  math(EXPR length "${end} - ${begin}")
+  string(SUBSTRING "${text}" ${begin} ${length} table)
+  string(REPLACE "\n" ";" lines "${table}")
+  set(names)
+  set(kinds)
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^\\| *`([a-z0-9_]+\\.[a-z0-9_]+)` *\\| *([a-z]+) *\\|")
+      set(name "${CMAKE_MATCH_1}")
+      set(kind "${CMAKE_MATCH_2}")
+      if(NOT kind MATCHES "^(given|exercise|stretch)$")
+        message(FATAL_ERROR "${readme}: test ${name} has kind '${kind}'; use given, exercise or stretch")
+      endif()
+      if(name IN_LIST names)
+        message(FATAL_ERROR "${readme}: test ${name} is listed twice")
+      endif()
+      list(APPEND names "${name}")
+      list(APPEND kinds "${kind}")
+    endif()
+  endforeach()
+  if(NOT names)
+    message(FATAL_ERROR "${readme}: the grading table lists no test")
+  endif()
+  set(${names_var} "${names}" PARENT_SCOPE)
+  set(${kinds_var} "${kinds}" PARENT_SCOPE)
+endfunction()
+
+# course_apply_mutant(<patch> <source-root> <out-dir> <name-var> <expect-var> <file-var> <copy-var>)
+#   A mutant is a unified diff against one solution file, preceded by two header lines:
+#     Mutant: <one sentence: what is broken>
+#     Expect: <doctest filter of the tests that must fail, e.g. tiled.correct>
+#   The patched copy is written under <out-dir>/<name>/; a patch that no longer applies stops the
+#   configuration, so a mutant cannot drift silently away from the solution it breaks.
+function(course_apply_mutant patch root out_dir name_var expect_var file_var copy_var)
+  get_filename_component(name "${patch}" NAME_WE)
+  file(STRINGS "${patch}" expect_line REGEX "^Expect: ")
+  file(STRINGS "${patch}" file_line REGEX "^\\+\\+\\+ b/")
+  if(NOT expect_line OR NOT file_line)
+    message(FATAL_ERROR "${patch}: a mutant needs an 'Expect: <tests>' line and a diff of one file")
+  endif()
+  string(REGEX REPLACE "^Expect: *" "" expect "${expect_line}")
+  string(REGEX REPLACE "^\\+\\+\\+ b/([^\t]*).*" "\\1" file "${file_line}")
+  if(NOT GIT_EXECUTABLE)
+    message(FATAL_ERROR "git is needed to apply the mutants (or configure with -DCOURSE_BUILD_MUTANTS=OFF)")
+  endif()
+  set(work "${out_dir}/${name}")
+  file(REMOVE_RECURSE "${work}")
+  get_filename_component(file_dir "${file}" DIRECTORY)
+  file(COPY "${root}/${file}" DESTINATION "${work}/${file_dir}")
+  # GIT_CEILING_DIRECTORIES keeps git from treating the build tree as part of the repository, so
+  # that it patches the copy as a plain directory.
+  execute_process(
+    COMMAND ${CMAKE_COMMAND} -E env "GIT_CEILING_DIRECTORIES=${out_dir}"
+            ${GIT_EXECUTABLE} apply -p1 "${patch}"
+    WORKING_DIRECTORY "${work}" RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "mutant ${patch} no longer applies to ${file}:\n${err}")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${patch}" "${root}/${file}")
+  set(${name_var} "${name}" PARENT_SCOPE)
+  set(${expect_var} "${expect}" PARENT_SCOPE)
+  set(${file_var} "${file}" PARENT_SCOPE)
+  set(${copy_var} "${work}/${file}" PARENT_SCOPE)
+endfunction()

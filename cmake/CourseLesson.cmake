@@ -1,0 +1,168 @@
+# course_add_lesson(): one call per lesson, from lessons/NN_name/CMakeLists.txt.
+#
+#   course_add_lesson(
+#     GIVEN    <files...>   given code, compiled into every build of the lesson (lesson dir)
+#     SKELETON <files...>   the files students edit (lesson dir)
+#     SOLUTION <files...>   the same files, solved (solutions/NN_name/)
+#     TEST     <file>       the doctest source (tests/NN_name/)
+#     DEMO     <file>       the demo's main (lesson dir)
+#     [DEMO_BAD_OPTIONS <args...>]  options the demo must refuse with its usage
+#     [TIMEOUT <seconds>])
+#
+# It builds the skeleton and solution libraries, the test binary against each, the demo against
+# each, every mutant in tests/NN_name/mutants/*.patch, and registers the CTest tests named in the
+# lesson README's grading table (the one source of test names, thresholds and points):
+#
+#   lessonNN/student/<test>    skeleton build  (labels lessonNN student gpu|cpu [perf])
+#   lessonNN/solution/<test>   solution build  (labels lessonNN solution gpu|cpu [perf])
+#   lessonNN/mutant/<name>     a mutant, must fail its "Expect:" tests (label mutant, WILL_FAIL)
+#   lessonNN/sanitize/<tool>   the solution's correctness tests under compute-sanitizer
+#   lessonNN/grading_table     the README table and the test binary name the same tests (unit)
+#   lessonNN/demo/bad_options  the demo refuses bad options with its usage (cpu)
+#
+# In the instructor build (COURSE_BUILD_SOLUTIONS=ON) the student tests check the skeleton
+# itself: given rungs must pass, exercise and stretch rungs must fail with "not implemented".
+
+include_guard(GLOBAL)
+include(${CMAKE_CURRENT_LIST_DIR}/CourseGradingTable.cmake)
+
+set(COURSE_GPU_TEST_TIMEOUT 180 CACHE STRING "CTest TIMEOUT (s) of each GPU test")
+set(COURSE_SANITIZE_TIMEOUT 900 CACHE STRING "CTest TIMEOUT (s) of each compute-sanitizer test")
+
+function(_course_test_properties test kind labels)
+  # kind: gpu or cpu. Quoted arguments keep the label list in one property value.
+  set_tests_properties("${test}" PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77
+                       SKIP_REGULAR_EXPRESSION "\\[course\\] SKIPPED")
+  if(kind STREQUAL "gpu")
+    set_tests_properties("${test}" PROPERTIES RESOURCE_LOCK course_gpu
+                         TIMEOUT ${COURSE_GPU_TEST_TIMEOUT})
+  else()
+    set_tests_properties("${test}" PROPERTIES TIMEOUT 60 ENVIRONMENT "COURSE_CPU_ONLY=1")
+  endif()
+endfunction()
+
+# Registers one CTest test per README row for the test binary <exe> of flavour <flavour>.
+function(_course_register_rows tag flavour exe readme)
+  course_read_grading_table("${readme}" names kinds)
+  foreach(name kind IN ZIP_LISTS names kinds)
+    set(test "${tag}/${flavour}/${name}")
+    add_test(NAME "${test}" COMMAND ${exe} "--test-case=${name}")
+    set(where gpu)
+    if(name MATCHES "^launcher\\.")
+      set(where cpu)
+    endif()
+    set(labels ${tag} ${flavour} ${where})
+    if(name MATCHES "\\.speed$")
+      list(APPEND labels perf)
+    endif()
+    _course_test_properties("${test}" ${where} "${labels}")
+    if(flavour STREQUAL "student" AND COURSE_BUILD_SOLUTIONS AND NOT kind STREQUAL "given")
+      # The untouched skeleton must refuse this rung in so many words.
+      set_tests_properties("${test}" PROPERTIES PASS_REGULAR_EXPRESSION "not implemented")
+    endif()
+  endforeach()
+endfunction()
+
+function(course_add_lesson)
+  cmake_parse_arguments(L "" "TEST;DEMO;TIMEOUT" "GIVEN;SKELETON;SOLUTION;DEMO_BAD_OPTIONS" ${ARGN})
+  get_filename_component(dir_name "${CMAKE_CURRENT_SOURCE_DIR}" NAME)       # 02_transpose
+  string(SUBSTRING "${dir_name}" 0 2 number)                                  # 02
+  set(tag "lesson${number}")
+  set(readme "${CMAKE_CURRENT_SOURCE_DIR}/README.md")
+  set(solution_dir "${PROJECT_SOURCE_DIR}/solutions/${dir_name}")
+  set(test_dir "${PROJECT_SOURCE_DIR}/tests/${dir_name}")
+  set(lesson_dir "${CMAKE_CURRENT_SOURCE_DIR}")
+  list(TRANSFORM L_SOLUTION PREPEND "${solution_dir}/" OUTPUT_VARIABLE solution_sources)
+
+  # Given code, compiled once and linked into every flavour.
+  add_library(${tag}_given OBJECT ${L_GIVEN})
+  target_include_directories(${tag}_given PUBLIC "${lesson_dir}")
+  target_link_libraries(${tag}_given PUBLIC course::harness)
+
+  # The tests, compiled once and linked against each flavour.
+  add_library(${tag}_tests OBJECT "${test_dir}/${L_TEST}")
+  target_link_libraries(${tag}_tests PUBLIC ${tag}_given course::testing)
+  target_compile_definitions(${tag}_tests PRIVATE COURSE_LESSON_README="${readme}")
+
+  set(flavours)
+  if(COURSE_BUILD_STUDENT)
+    list(APPEND flavours student)
+    set(student_sources ${L_SKELETON})
+  endif()
+  if(COURSE_BUILD_SOLUTIONS)
+    list(APPEND flavours solution)
+  endif()
+
+  foreach(flavour IN LISTS flavours)
+    if(flavour STREQUAL "student")
+      set(sources ${L_SKELETON})
+    else()
+      set(sources ${solution_sources})
+    endif()
+    add_library(${tag}_${flavour} STATIC ${sources})
+    target_link_libraries(${tag}_${flavour} PUBLIC ${tag}_given)
+
+    add_executable(${tag}_test_${flavour})
+    target_link_libraries(${tag}_test_${flavour} PRIVATE ${tag}_tests ${tag}_${flavour} course::test_main)
+    _course_register_rows(${tag} ${flavour} $<TARGET_FILE:${tag}_test_${flavour}> "${readme}")
+
+    add_executable(${tag}_demo_${flavour} "${L_DEMO}")
+    target_link_libraries(${tag}_demo_${flavour} PRIVATE ${tag}_${flavour} course::demo)
+    list(APPEND demo_targets ${tag}_demo_${flavour})
+    set_property(GLOBAL APPEND PROPERTY COURSE_${flavour}_TARGETS ${tag}_test_${flavour} ${tag}_demo_${flavour})
+  endforeach()
+  list(GET flavours -1 last)   # the solution where there is one
+  set(checked_exe $<TARGET_FILE:${tag}_test_${last}>)
+  set(checked_demo $<TARGET_FILE:${tag}_demo_${last}>)
+
+  # The README's grading table and the test binary must name the same tests.
+  add_test(NAME ${tag}/grading_table
+           COMMAND ${CMAKE_COMMAND} -DEXE=${checked_exe} -DREADME=${readme}
+                   -P ${PROJECT_SOURCE_DIR}/cmake/CourseCheckGradingTable.cmake)
+  _course_test_properties(${tag}/grading_table cpu "${tag};unit;cpu")
+
+  # A demo given bad options prints its usage and exits non-zero.
+  set(bad_options ${L_DEMO_BAD_OPTIONS})
+  if(NOT bad_options)
+    set(bad_options "--size=-3")
+  endif()
+  string(REPLACE ";" "\\;" bad_options_arg "${bad_options}")
+  add_test(NAME ${tag}/demo/bad_options
+           COMMAND ${CMAKE_COMMAND} -DEXE=${checked_demo} "-DARGS=${bad_options_arg}"
+                   -P ${PROJECT_SOURCE_DIR}/cmake/CourseExpectUsage.cmake)
+  _course_test_properties(${tag}/demo/bad_options cpu "${tag};demo;cpu")
+
+  if(NOT COURSE_BUILD_SOLUTIONS)
+    return()
+  endif()
+
+  # Sanitizers over the solution's correctness tests, at reduced sizes (COURSE_QUICK).
+  if(COURSE_COMPUTE_SANITIZER)
+    foreach(tool memcheck racecheck synccheck initcheck)
+      add_test(NAME ${tag}/sanitize/${tool}
+               COMMAND ${COURSE_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1
+                       $<TARGET_FILE:${tag}_test_solution> "--test-case=*.correct")
+      _course_test_properties(${tag}/sanitize/${tool} gpu "${tag};sanitize;solution;gpu")
+      set_tests_properties(${tag}/sanitize/${tool} PROPERTIES
+        TIMEOUT ${COURSE_SANITIZE_TIMEOUT} ENVIRONMENT "COURSE_QUICK=1")
+    endforeach()
+  endif()
+
+  # Mutants: each patch breaks the solution in one small way; its tests must notice.
+  if(COURSE_BUILD_MUTANTS)
+    file(GLOB patches CONFIGURE_DEPENDS "${test_dir}/mutants/*.patch")
+    foreach(patch IN LISTS patches)
+      course_apply_mutant("${patch}" "${PROJECT_SOURCE_DIR}" "${CMAKE_CURRENT_BINARY_DIR}/mutants"
+                          mutant expect patched_file patched_copy)
+      set(sources ${solution_sources})
+      list(REMOVE_ITEM sources "${PROJECT_SOURCE_DIR}/${patched_file}")
+      add_executable(${tag}_mutant_${mutant} ${sources} "${patched_copy}")
+      target_include_directories(${tag}_mutant_${mutant} PRIVATE "${solution_dir}")
+      target_link_libraries(${tag}_mutant_${mutant} PRIVATE ${tag}_tests ${tag}_given course::test_main)
+      add_test(NAME ${tag}/mutant/${mutant}
+               COMMAND ${tag}_mutant_${mutant} "--test-case=${expect}")
+      _course_test_properties(${tag}/mutant/${mutant} gpu "${tag};mutant;gpu")
+      set_tests_properties(${tag}/mutant/${mutant} PROPERTIES WILL_FAIL TRUE)
+    endforeach()
+  endif()
+endfunction()

@@ -1,0 +1,94 @@
+/// @file
+/// @brief What every lesson's demo shares: the common options, running a rung safely, and the
+/// ladder table as text, CSV or JSON.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "course/ceilings.hpp"
+#include "course/timer.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace course {
+
+/// One rung's line in a ladder table.
+struct LadderRow {
+  std::string rung;         ///< the Variant's name
+  std::string kind;         ///< given, exercise or stretch
+  std::string status;       ///< "ok", "WRONG", "not implemented", or an error's first words
+  Timing timing;            ///< median/min/max of the timed runs
+  double metric = 0.0;      ///< in LadderReport::metric_unit (GB/s, GFLOP/s, ...)
+  double speedup = 0.0;     ///< over the report's baseline rung
+  double share = 0.0;       ///< of the report's ceiling
+  std::string note;         ///< extra, e.g. threads per block
+  [[nodiscard]] bool ran() const { return status == "ok" || status == "WRONG"; }
+};
+
+/// A ladder table: the rungs of one lesson at one size, against one ceiling.
+struct LadderReport {
+  std::string title;        ///< e.g. "transpose, 8192 x 8192 floats"
+  std::string metric_unit;  ///< e.g. "GB/s"
+  std::string baseline;     ///< the rung speedups are relative to
+  ceilings::Ceiling ceiling;
+  std::vector<LadderRow> rows;
+  std::vector<std::string> notes;  ///< printed under the table
+  /// Fills each row's speedup and share from its timing and metric.
+  void compute_ratios();
+};
+
+/// Prints @p report as an aligned text table.
+void print_text(const LadderReport& report, std::ostream& out);
+/// Prints @p report as CSV (one header line, one line per rung).
+void print_csv(const LadderReport& report, std::ostream& out);
+/// The reports as one JSON document (for the docs and slides).
+[[nodiscard]] std::string to_json(const std::vector<LadderReport>& reports, const std::string& lesson);
+
+/// The options every demo accepts.
+struct DemoOptions {
+  std::string size;                   ///< --size, as typed (the lesson parses it)
+  std::vector<std::string> variants;  ///< --variant (repeatable); empty: all
+  int block = 0;                      ///< --block, threads per block (0: the lesson's default)
+  int repeat = 20;                    ///< --repeat, timed runs per rung
+  bool csv = false;                   ///< --csv
+  bool json = false;                  ///< --json
+  [[nodiscard]] bool wants(const std::string& variant) const;
+};
+
+/// A lesson's demo, described for run_demo().
+struct DemoSpec {
+  std::string lesson;                       ///< e.g. "02_transpose"
+  std::string description;                  ///< one line for --help
+  std::string size_help;                    ///< what --size takes, e.g. "ROWSxCOLS (8192x8192)"
+  std::vector<std::string> variant_names;   ///< accepted by --variant
+  /// Adds lesson-specific options (may be empty).
+  std::function<void(CLI::App&)> add_options;
+  /// Checks the options; returns an error message, or nothing when they are fine. Runs before
+  /// any GPU work, so bad options never touch the device.
+  std::function<std::optional<std::string>(const DemoOptions&)> validate;
+  /// Runs the ladder and returns its tables.
+  std::function<std::vector<LadderReport>(const DemoOptions&)> run;
+};
+
+/// Parses the command line, validates it, checks for a GPU, runs the demo and prints its tables.
+/// Returns the process exit code: 0, 2 for bad options (after printing the usage), 1 for a
+/// failure, 77 when no GPU is usable.
+int run_demo(int argc, char** argv, const DemoSpec& spec);
+
+/// Runs @p launch once, classifying the outcome: "ok" (no exception), "not implemented", or the
+/// first words of the error.
+std::string try_rung(const std::function<void()>& launch);
+
+/// Parses a count such as "67108864", "2^26", "64M" or "16k"; nothing if it is not one.
+[[nodiscard]] std::optional<std::uint64_t> parse_count(const std::string& text);
+/// Parses "ROWSxCOLS" (or a single N for N x N); nothing if it is not one.
+[[nodiscard]] std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_shape(const std::string& text);
+
+}  // namespace course

@@ -1,0 +1,60 @@
+/// @file
+/// @brief Grading: the lesson README's table (test names, thresholds, points) and speed checks
+/// that measure ratios in one run and re-measure before they fail.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace course {
+
+/// One row of a lesson README's grading table (between <!-- grading:begin --> and
+/// <!-- grading:end -->): | `test` | kind | what it checks | threshold | points |
+struct GradingRow {
+  std::string test;                 ///< e.g. "tiled.speed"
+  std::string kind;                 ///< given, exercise or stretch
+  std::string checks;               ///< what the test checks, in words
+  std::optional<double> threshold;  ///< the first number of the threshold cell, if any
+  int points = 0;                   ///< points the test is worth
+};
+
+/// Reads the grading table of the README at @p readme_path. Throws std::runtime_error naming the
+/// file and line when the table is missing or malformed.
+[[nodiscard]] std::vector<GradingRow> read_grading_table(const std::string& readme_path);
+
+/// The threshold of @p test in the README at @p readme_path: the one place it is written.
+/// Throws std::runtime_error when the row or its threshold is missing.
+[[nodiscard]] double threshold(const std::string& readme_path, std::string_view test);
+
+/// Which ratio a speed test grades.
+enum class Graded {
+  Speedup,  ///< time of the baseline rung / time of this rung
+  Share,    ///< achieved metric / the ceiling measured in the same run
+};
+
+/// One measurement of a rung's speed.
+struct SpeedSample {
+  double time_ms = 0.0;  ///< median time of the rung
+  double speedup = 0.0;  ///< over the baseline (0 if not measured)
+  std::string baseline;  ///< the baseline rung's name
+  double share = 0.0;    ///< of the ceiling (0 if not measured)
+  std::string ceiling;   ///< the ceiling's name
+  /// The graded ratio.
+  [[nodiscard]] double value(Graded graded) const {
+    return graded == Graded::Speedup ? speedup : share;
+  }
+};
+
+/// Measures with @p measure until the graded ratio reaches @p threshold, at most @p attempts
+/// times (a busy GPU can make one measurement slow), printing every measurement as
+/// "[course] measure: ..." and the best as "[course] result: ...". Returns the best sample.
+SpeedSample measure_speed(std::string_view test, Graded graded, double threshold,
+                          const std::function<SpeedSample()>& measure, int attempts = 3);
+
+/// The "[course] result: ..." line for @p sample, as measure_speed prints it.
+[[nodiscard]] std::string describe(std::string_view test, const SpeedSample& sample);
+
+}  // namespace course

@@ -1,0 +1,49 @@
+/// @file
+/// @brief What a lesson's doctest file needs: doctest, the harness, and a few checks that print
+/// what went wrong in the lesson's terms.
+///
+/// A lesson's test file is compiled with COURSE_LESSON_README naming the lesson's README, whose
+/// grading table holds the thresholds.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "course/buffer.hpp"
+#include "course/ceilings.hpp"
+#include "course/compare.hpp"
+#include "course/data.hpp"
+#include "course/error.hpp"
+#include "course/gpu.hpp"
+#include "course/grading.hpp"
+#include "course/timer.hpp"
+
+/// The threshold of @p test, read from this lesson's README grading table.
+#define COURSE_THRESHOLD(test) ::course::threshold(COURSE_LESSON_README, test)
+
+/// Checks a course::Comparison; on failure prints @p context (input, size, seed) and the report.
+#define COURSE_CHECK_MATCH(comparison, context)                                   \
+  do {                                                                            \
+    const ::course::Comparison& course_cmp_ = (comparison);                       \
+    CHECK_MESSAGE(course_cmp_.ok, (context) << ": " << course_cmp_.report());     \
+  } while (0)
+
+/// Grades one speed test: measures (re-measuring up to three times) and checks the graded ratio
+/// against the README's threshold for @p test.
+#define COURSE_CHECK_SPEED(test, graded, measure)                                              \
+  do {                                                                                         \
+    const double course_need_ = COURSE_THRESHOLD(test);                                        \
+    const ::course::SpeedSample course_best_ =                                                 \
+        ::course::measure_speed(test, graded, course_need_, measure);                          \
+    CHECK_MESSAGE(course_best_.value(graded) >= course_need_,                                  \
+                  ::course::describe(test, course_best_) << " is below the threshold "         \
+                                                         << course_need_);                     \
+  } while (0)
+
+namespace course {
+
+/// "seed 1234 / stream 5" style context for messages.
+inline std::string seed_text(std::uint64_t seed) { return "seed " + std::to_string(seed); }
+
+}  // namespace course

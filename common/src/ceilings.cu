@@ -1,0 +1,248 @@
+// The ceilings: CUB, cuBLAS and the copy engines, measured in this process. All of CUB's and
+// cuBLAS's compile time is spent here, once, rather than in every lesson.
+#include "course/ceilings.hpp"
+
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cub/device/device_histogram.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "course/buffer.hpp"
+#include "course/data.hpp"
+#include "course/error.hpp"
+#include "course/gpu.hpp"
+
+namespace course::ceilings {
+
+namespace {
+
+constexpr std::uint64_t kCeilingSeed = 20261122;
+
+// Memoizes ceilings by key, so each is measured once per process.
+template <class Measure>
+const Ceiling& cached(const std::string& key, Measure&& measure) {
+  static std::map<std::string, Ceiling> cache;
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  Ceiling ceiling = measure();
+  announce(ceiling);
+  return cache.emplace(key, std::move(ceiling)).first->second;
+}
+
+std::string count_text(std::size_t n) {
+  for (int p = 10; p < 40; ++p)
+    if (n == (std::size_t{1} << p)) return "2^" + std::to_string(p);
+  return std::to_string(n);
+}
+
+DeviceBuffer<float> random_floats(std::size_t n) {
+  return DeviceBuffer<float>(std::span<const float>(uniform_floats(n, kCeilingSeed, -1.f, 1.f)));
+}
+
+class Cublas {
+ public:
+  Cublas() {
+    if (cublasCreate(&handle_) != CUBLAS_STATUS_SUCCESS)
+      throw std::runtime_error("cublasCreate failed");
+    // FP32 arithmetic on the CUDA cores: no TF32 tensor-core shortcut, so the comparison with the
+    // lessons' FP32 kernels is fair.
+    cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH);
+  }
+  ~Cublas() { cublasDestroy(handle_); }
+  cublasHandle_t get() const { return handle_; }
+
+ private:
+  cublasHandle_t handle_{};
+};
+
+void check(cublasStatus_t status, const char* what) {
+  if (status != CUBLAS_STATUS_SUCCESS)
+    throw std::runtime_error(std::string("cuBLAS call failed: ") + what + " (status " +
+                             std::to_string(static_cast<int>(status)) + ")");
+}
+
+cublasHandle_t cublas() {
+  static Cublas handle;
+  return handle.get();
+}
+
+Ceiling gemm_ceiling(std::string name, int m, int n, int k, bool aat, bool syrk) {
+  // Row-major A (m x k) is column-major A^T; the products below are written for cuBLAS's
+  // column-major view and move the same bytes and FLOPs.
+  auto a = random_floats(static_cast<std::size_t>(m) * k);
+  auto b = random_floats(aat ? 1 : static_cast<std::size_t>(k) * n);
+  DeviceBuffer<float> c(static_cast<std::size_t>(m) * n);
+  const float alpha = 1.0f, beta = 0.0f;
+  auto work = [&](cudaStream_t stream) {
+    check(cublasSetStream(cublas(), stream), "cublasSetStream");
+    if (syrk) {
+      check(cublasSsyrk(cublas(), CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, n, k, &alpha, a.data(), k,
+                        &beta, c.data(), n),
+            "cublasSsyrk");
+    } else if (aat) {
+      check(cublasSgemm(cublas(), CUBLAS_OP_T, CUBLAS_OP_N, m, m, k, &alpha, a.data(), k, a.data(),
+                        k, &beta, c.data(), m),
+            "cublasSgemm (A A^T)");
+    } else {
+      check(cublasSgemm(cublas(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b.data(), n, a.data(),
+                        k, &beta, c.data(), n),
+            "cublasSgemm");
+    }
+  };
+  const Timing t = time_on_gpu(work, {.warmup = 2, .repeats = 10, .flush_l2 = false});
+  const double flops = 2.0 * m * static_cast<double>(n) * k;
+  return {std::move(name), gflop_per_s(flops, t.median_ms), "GFLOP/s",
+          std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
+              ", FP32 without tensor cores, counted as 2mnk",
+          t};
+}
+
+Ceiling pinned_copy(std::string name, std::size_t bytes, bool to_device) {
+  HostBuffer<unsigned char> host(bytes, HostMemory::Pinned);
+  std::fill(host.begin(), host.end(), static_cast<unsigned char>(0x5A));
+  DeviceBuffer<unsigned char> device(bytes);
+  auto work = [&](cudaStream_t stream) {
+    if (to_device) {
+      CUDA_CHECK(cudaMemcpyAsync(device.data(), host.data(), bytes, cudaMemcpyHostToDevice, stream));
+    } else {
+      CUDA_CHECK(cudaMemcpyAsync(host.data(), device.data(), bytes, cudaMemcpyDeviceToHost, stream));
+    }
+  };
+  const Timing t = time_on_gpu(work, {.warmup = 2, .repeats = 10, .flush_l2 = false});
+  return {std::move(name), gb_per_s(static_cast<double>(bytes), t.median_ms), "GB/s",
+          std::to_string(bytes >> 20) + " MiB, pinned", t};
+}
+
+}  // namespace
+
+void announce(const Ceiling& ceiling) {
+  std::printf("[course] ceiling: %s = %.1f %s (%s)\n", ceiling.name.c_str(), ceiling.value,
+              ceiling.unit.c_str(), ceiling.what.c_str());
+  std::fflush(stdout);
+}
+
+const Ceiling& device_copy() {
+  return cached("device copy", [] {
+    const std::size_t bytes = std::min<std::size_t>(std::size_t{1} << 30, gpu_info().memory_bytes / 4);
+    DeviceBuffer<unsigned char> source(bytes), target(bytes);
+    source.fill_bytes(0x5A);
+    auto work = [&](cudaStream_t stream) {
+      CUDA_CHECK(cudaMemcpyAsync(target.data(), source.data(), bytes, cudaMemcpyDeviceToDevice, stream));
+    };
+    const Timing t = time_on_gpu(work, {.warmup = 3, .repeats = 15, .flush_l2 = true});
+    return Ceiling{"device copy", gb_per_s(2.0 * static_cast<double>(bytes), t.median_ms), "GB/s",
+                   "cudaMemcpyAsync device to device, " + std::to_string(bytes >> 20) +
+                       " MiB, bytes read + written",
+                   t};
+  });
+}
+
+const Ceiling& cub_reduce_sum(std::size_t n) {
+  return cached("reduce " + std::to_string(n), [n] {
+    auto in = random_floats(n);
+    DeviceBuffer<float> out(1);
+    std::size_t temp_bytes = 0;
+    CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, in.data(), out.data(), n));
+    DeviceBuffer<unsigned char> temp(temp_bytes);
+    auto work = [&](cudaStream_t stream) {
+      CUDA_CHECK(cub::DeviceReduce::Sum(temp.data(), temp_bytes, in.data(), out.data(), n, stream));
+    };
+    const Timing t = time_on_gpu(work);
+    return Ceiling{"CUB reduce", gb_per_s(4.0 * static_cast<double>(n), t.median_ms), "GB/s",
+                   "DeviceReduce::Sum, " + count_text(n) + " floats, bytes read", t};
+  });
+}
+
+const Ceiling& cub_inclusive_sum(std::size_t n) {
+  return cached("scan " + std::to_string(n), [n] {
+    auto in = random_floats(n);
+    DeviceBuffer<float> out(n);
+    std::size_t temp_bytes = 0;
+    CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, in.data(), out.data(), n));
+    DeviceBuffer<unsigned char> temp(temp_bytes);
+    auto work = [&](cudaStream_t stream) {
+      CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), temp_bytes, in.data(), out.data(), n,
+                                               stream));
+    };
+    const Timing t = time_on_gpu(work);
+    return Ceiling{"CUB scan", gb_per_s(8.0 * static_cast<double>(n), t.median_ms), "GB/s",
+                   "DeviceScan::InclusiveSum, " + count_text(n) + " floats, bytes read + written",
+                   t};
+  });
+}
+
+Ceiling cub_histogram_even(const unsigned char* d_bytes, std::size_t n, int bins, int lower,
+                           int upper) {
+  DeviceBuffer<int> histogram(static_cast<std::size_t>(bins));
+  std::size_t temp_bytes = 0;
+  CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, temp_bytes, d_bytes, histogram.data(),
+                                                 bins + 1, lower, upper, static_cast<int64_t>(n)));
+  DeviceBuffer<unsigned char> temp(temp_bytes);
+  auto work = [&](cudaStream_t stream) {
+    CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp.data(), temp_bytes, d_bytes,
+                                                   histogram.data(), bins + 1, lower, upper,
+                                                   static_cast<int64_t>(n), stream));
+  };
+  const Timing t = time_on_gpu(work);
+  Ceiling ceiling{"CUB histogram", gb_per_s(static_cast<double>(n), t.median_ms), "GB/s",
+                  "DeviceHistogram::HistogramEven, " + std::to_string(bins) + " bins, " +
+                      count_text(n) + " bytes read",
+                  t};
+  announce(ceiling);
+  return ceiling;
+}
+
+const Ceiling& cub_radix_sort_keys(std::size_t n) {
+  return cached("sort " + std::to_string(n), [n] {
+    DeviceBuffer<std::uint32_t> keys(std::span<const std::uint32_t>(uniform_keys(n, kCeilingSeed)));
+    DeviceBuffer<std::uint32_t> in(n), out(n);
+    std::size_t temp_bytes = 0;
+    CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, in.data(), out.data(), n));
+    DeviceBuffer<unsigned char> temp(temp_bytes);
+    auto work = [&](cudaStream_t stream) {
+      // Sorting from a fresh copy each time: the input is never already sorted.
+      CUDA_CHECK(cudaMemcpyAsync(in.data(), keys.data(), keys.bytes(), cudaMemcpyDeviceToDevice, stream));
+      CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp.data(), temp_bytes, in.data(), out.data(), n,
+                                                0, 32, stream));
+    };
+    const Timing t = time_on_gpu(work);
+    return Ceiling{"CUB radix sort", static_cast<double>(n) / (t.median_ms * 1e6), "Gkeys/s",
+                   "DeviceRadixSort::SortKeys, " + count_text(n) + " uint32 keys, incl. a copy",
+                   t};
+  });
+}
+
+const Ceiling& cublas_sgemm(int m, int n, int k) {
+  return cached("sgemm " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k),
+                [=] { return gemm_ceiling("cuBLAS SGEMM", m, n, k, false, false); });
+}
+
+const Ceiling& cublas_sgemm_aat(int n, int k) {
+  return cached("sgemm aat " + std::to_string(n) + "x" + std::to_string(k),
+                [=] { return gemm_ceiling("cuBLAS SGEMM A*A^T", n, n, k, true, false); });
+}
+
+const Ceiling& cublas_ssyrk(int n, int k) {
+  return cached("ssyrk " + std::to_string(n) + "x" + std::to_string(k),
+                [=] { return gemm_ceiling("cuBLAS SSYRK", n, n, k, true, true); });
+}
+
+const Ceiling& pinned_host_to_device(std::size_t bytes) {
+  return cached("h2d " + std::to_string(bytes),
+                [=] { return pinned_copy("pinned host to device", bytes, true); });
+}
+
+const Ceiling& pinned_device_to_host(std::size_t bytes) {
+  return cached("d2h " + std::to_string(bytes),
+                [=] { return pinned_copy("pinned device to host", bytes, false); });
+}
+
+}  // namespace course::ceilings

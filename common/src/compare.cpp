@@ -1,0 +1,128 @@
+#include "course/compare.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+namespace course {
+
+namespace {
+constexpr std::size_t kDetailLines = 5;
+
+template <class T>
+std::string show(T value) {
+  std::ostringstream out;
+  out.precision(9);
+  if constexpr (sizeof(T) == 1) {
+    out << static_cast<int>(value);
+  } else {
+    out << value;
+  }
+  return out.str();
+}
+
+void note_mismatch(Comparison& result, std::size_t index, Extent extent, const std::string& expected,
+                   const std::string& got) {
+  ++result.mismatches;
+  result.ok = false;
+  if (result.mismatches <= kDetailLines)
+    result.details += "  at " + describe_index(index, extent) + ": expected " + expected +
+                      ", got " + got + "\n";
+}
+
+template <class Ref>
+Comparison compare_floats(std::span<const float> got, std::span<const Ref> expected,
+                          Tolerance tolerance, Extent extent) {
+  Comparison result;
+  if (got.size() != expected.size()) {
+    result.ok = false;
+    result.details = "  sizes differ: got " + std::to_string(got.size()) + " elements, expected " +
+                     std::to_string(expected.size()) + "\n";
+    return result;
+  }
+  double error_sq = 0.0, ref_sq = 0.0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double g = got[i], r = static_cast<double>(expected[i]);
+    const double error = std::fabs(g - r);
+    const bool within = error <= tolerance.atol + tolerance.rtol * std::fabs(r);
+    // NaN fails `within` by itself; a NaN expected where NaN is got also passes (IEEE inputs).
+    const bool both_nan = std::isnan(g) && std::isnan(r);
+    if (!within && !both_nan) note_mismatch(result, i, extent, show(r), show(got[i]));
+    if (std::isfinite(error)) {
+      error_sq += error * error;
+      if (error > result.max_abs_error) {
+        result.max_abs_error = error;
+        result.worst_index = i;
+      }
+    } else if (!both_nan) {
+      result.max_abs_error = INFINITY;
+      result.worst_index = i;
+    }
+    if (std::isfinite(r)) ref_sq += r * r;
+  }
+  result.checked = got.size();
+  result.rel_l2_error = ref_sq > 0.0 ? std::sqrt(error_sq / ref_sq) : std::sqrt(error_sq);
+  return result;
+}
+}  // namespace
+
+std::string describe_index(std::size_t index, Extent extent) {
+  const std::size_t x = index % extent.x;
+  const std::size_t y = (index / extent.x) % extent.y;
+  const std::size_t z = index / (extent.x * extent.y);
+  if (extent.y == 1 && extent.z == 1) return "[" + std::to_string(index) + "]";
+  if (extent.z == 1) return "(row " + std::to_string(y) + ", col " + std::to_string(x) + ")";
+  return "(x " + std::to_string(x) + ", y " + std::to_string(y) + ", z " + std::to_string(z) + ")";
+}
+
+std::string Comparison::report() const {
+  std::ostringstream out;
+  if (ok) {
+    out << "all " << checked << " elements match (max abs error " << max_abs_error
+        << ", rel L2 error " << rel_l2_error << ")";
+    return out.str();
+  }
+  if (checked == 0) return "result not comparable:\n" + details;
+  out << mismatches << " of " << checked << " elements differ; first:\n"
+      << details << "  max abs error " << max_abs_error << ", rel L2 error " << rel_l2_error;
+  return out.str();
+}
+
+template <class T>
+Comparison compare_exact(std::span<const T> got, std::span<const T> expected, Extent extent) {
+  Comparison result;
+  if (got.size() != expected.size()) {
+    result.ok = false;
+    result.details = "  sizes differ: got " + std::to_string(got.size()) + " elements, expected " +
+                     std::to_string(expected.size()) + "\n";
+    return result;
+  }
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (std::memcmp(&got[i], &expected[i], sizeof(T)) != 0) {
+      note_mismatch(result, i, extent, show(expected[i]), show(got[i]));
+      if (result.mismatches == 1) result.worst_index = i;
+    }
+  }
+  result.checked = got.size();
+  return result;
+}
+
+template Comparison compare_exact<float>(std::span<const float>, std::span<const float>, Extent);
+template Comparison compare_exact<std::int32_t>(std::span<const std::int32_t>,
+                                                std::span<const std::int32_t>, Extent);
+template Comparison compare_exact<std::uint32_t>(std::span<const std::uint32_t>,
+                                                 std::span<const std::uint32_t>, Extent);
+template Comparison compare_exact<std::uint8_t>(std::span<const std::uint8_t>,
+                                                std::span<const std::uint8_t>, Extent);
+
+Comparison compare_close(std::span<const float> got, std::span<const double> expected,
+                         Tolerance tolerance, Extent extent) {
+  return compare_floats(got, expected, tolerance, extent);
+}
+
+Comparison compare_close(std::span<const float> got, std::span<const float> expected,
+                         Tolerance tolerance, Extent extent) {
+  return compare_floats(got, expected, tolerance, extent);
+}
+
+}  // namespace course

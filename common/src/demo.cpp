@@ -1,0 +1,226 @@
+#include "course/demo.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "course/error.hpp"
+#include "course/gpu.hpp"
+
+namespace course {
+
+void LadderReport::compute_ratios() {
+  const LadderRow* base = nullptr;
+  for (const auto& row : rows)
+    if (row.rung == baseline && row.ran()) base = &row;
+  for (auto& row : rows) {
+    if (!row.ran()) continue;
+    if (base != nullptr && row.timing.median_ms > 0)
+      row.speedup = base->timing.median_ms / row.timing.median_ms;
+    if (ceiling.value > 0) row.share = row.metric / ceiling.value;
+  }
+}
+
+namespace {
+
+std::string fixed(double value, int digits) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(digits) << value;
+  return out.str();
+}
+
+std::vector<std::vector<std::string>> table_cells(const LadderReport& report) {
+  std::vector<std::vector<std::string>> cells;
+  cells.push_back({"rung", "kind", "status", "time ms", report.metric_unit,
+                   "x " + report.baseline, "of ceiling", "note"});
+  for (const auto& row : report.rows) {
+    if (!row.ran()) {
+      cells.push_back({row.rung, row.kind, row.status, "-", "-", "-", "-", row.note});
+      continue;
+    }
+    cells.push_back({row.rung, row.kind, row.status, fixed(row.timing.median_ms, 3),
+                     fixed(row.metric, 1), row.speedup > 0 ? fixed(row.speedup, 2) : "-",
+                     row.share > 0 ? fixed(100.0 * row.share, 1) + " %" : "-", row.note});
+  }
+  return cells;
+}
+
+}  // namespace
+
+void print_text(const LadderReport& report, std::ostream& out) {
+  const auto cells = table_cells(report);
+  std::vector<std::size_t> width(cells.front().size(), 0);
+  for (const auto& line : cells)
+    for (std::size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
+  out << "\n" << report.title << "\n";
+  out << "ceiling: " << report.ceiling.name << " = " << fixed(report.ceiling.value, 1) << " "
+      << report.ceiling.unit << " (" << report.ceiling.what << ")\n\n";
+  for (std::size_t r = 0; r < cells.size(); ++r) {
+    for (std::size_t c = 0; c < cells[r].size(); ++c) {
+      const bool left = c < 3 || c + 1 == cells[r].size();
+      out << (left ? std::left : std::right) << std::setw(static_cast<int>(width[c]))
+          << cells[r][c] << (c + 1 < cells[r].size() ? "  " : "");
+    }
+    out << "\n";
+    if (r == 0) {
+      std::size_t total = 0;
+      for (auto w : width) total += w + 2;
+      out << std::string(total - 2, '-') << "\n";
+    }
+  }
+  for (const auto& note : report.notes) out << note << "\n";
+}
+
+void print_csv(const LadderReport& report, std::ostream& out) {
+  out << "table,rung,kind,status,median_ms,min_ms,max_ms,metric,unit,speedup,share,note\n";
+  for (const auto& row : report.rows) {
+    out << '"' << report.title << "\"," << row.rung << ',' << row.kind << ',' << row.status << ','
+        << row.timing.median_ms << ',' << row.timing.min_ms << ',' << row.timing.max_ms << ','
+        << row.metric << ',' << report.metric_unit << ',' << row.speedup << ',' << row.share
+        << ",\"" << row.note << "\"\n";
+  }
+}
+
+std::string to_json(const std::vector<LadderReport>& reports, const std::string& lesson) {
+  nlohmann::json doc;
+  doc["lesson"] = lesson;
+  doc["gpu"] = describe(gpu_info());
+  for (const auto& report : reports) {
+    nlohmann::json table;
+    table["title"] = report.title;
+    table["metric_unit"] = report.metric_unit;
+    table["baseline"] = report.baseline;
+    table["ceiling"] = {{"name", report.ceiling.name},
+                        {"value", report.ceiling.value},
+                        {"unit", report.ceiling.unit},
+                        {"what", report.ceiling.what}};
+    for (const auto& row : report.rows) {
+      table["rows"].push_back({{"rung", row.rung},
+                               {"kind", row.kind},
+                               {"status", row.status},
+                               {"median_ms", row.timing.median_ms},
+                               {"min_ms", row.timing.min_ms},
+                               {"max_ms", row.timing.max_ms},
+                               {"metric", row.metric},
+                               {"speedup", row.speedup},
+                               {"share", row.share},
+                               {"note", row.note}});
+    }
+    table["notes"] = report.notes;
+    doc["tables"].push_back(table);
+  }
+  return doc.dump(2);
+}
+
+bool DemoOptions::wants(const std::string& variant) const {
+  return variants.empty() || std::find(variants.begin(), variants.end(), variant) != variants.end();
+}
+
+std::string try_rung(const std::function<void()>& launch) {
+  try {
+    launch();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    return "ok";
+  } catch (const NotImplemented&) {
+    return "not implemented";
+  } catch (const std::exception& error) {
+    std::string what = error.what();
+    return "error: " + what.substr(0, 60);
+  }
+}
+
+int run_demo(int argc, char** argv, const DemoSpec& spec) {
+  CLI::App app(spec.description, "demo_" + spec.lesson);
+  DemoOptions options;
+  app.add_option("--size", options.size, spec.size_help);
+  app.add_option("--variant", options.variants, "rungs to run (repeatable; default: all)")
+      ->check(CLI::IsMember(spec.variant_names));
+  app.add_option("--block", options.block, "threads per block, where the lesson lets you choose")
+      ->check(CLI::Range(0, 1024));
+  app.add_option("--repeat", options.repeat, "timed runs per rung (median reported)")
+      ->check(CLI::Range(1, 10000));
+  auto* csv = app.add_flag("--csv", options.csv, "print CSV instead of a table");
+  app.add_flag("--json", options.json, "print JSON instead of a table")->excludes(csv);
+  if (spec.add_options) spec.add_options(app);
+
+  auto usage_error = [&](const std::string& message) {
+    std::cerr << "error: " << message << "\n\n" << app.help();
+    return 2;
+  };
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return 0;
+  } catch (const CLI::ParseError& error) {
+    return usage_error(error.what());
+  }
+  if (spec.validate) {
+    if (auto problem = spec.validate(options)) return usage_error(*problem);
+  }
+  if (const auto& reason = gpu_unavailable_reason()) {
+    std::cerr << "demo_" << spec.lesson << ": cannot run: " << *reason << "\n";
+    return 77;
+  }
+  try {
+    if (!options.json) std::cout << "GPU: " << describe(gpu_info()) << "\n";
+    auto reports = spec.run(options);
+    for (auto& report : reports) report.compute_ratios();
+    if (options.json) {
+      std::cout << to_json(reports, spec.lesson) << "\n";
+    } else {
+      for (const auto& report : reports) {
+        if (options.csv) {
+          print_csv(report, std::cout);
+        } else {
+          print_text(report, std::cout);
+        }
+      }
+    }
+  } catch (const std::exception& error) {
+    std::cerr << "demo_" << spec.lesson << ": " << error.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+std::optional<std::uint64_t> parse_count(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  try {
+    std::size_t used = 0;
+    if (const auto caret = text.find('^'); caret != std::string::npos) {
+      if (text.substr(0, caret) != "2") return std::nullopt;
+      const int power = std::stoi(text.substr(caret + 1), &used);
+      if (used != text.size() - caret - 1 || power < 0 || power > 40) return std::nullopt;
+      return std::uint64_t{1} << power;
+    }
+    if (text.front() == '-' || text.front() == '+') return std::nullopt;
+    const unsigned long long value = std::stoull(text, &used);
+    const std::string suffix = text.substr(used);
+    if (suffix.empty()) return value;
+    if (suffix == "k" || suffix == "K") return value << 10;
+    if (suffix == "M") return value << 20;
+    if (suffix == "G") return value << 30;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_shape(const std::string& text) {
+  const auto x = text.find('x');
+  if (x == std::string::npos) {
+    auto n = parse_count(text);
+    if (!n) return std::nullopt;
+    return std::pair{*n, *n};
+  }
+  auto rows = parse_count(text.substr(0, x));
+  auto cols = parse_count(text.substr(x + 1));
+  if (!rows || !cols) return std::nullopt;
+  return std::pair{*rows, *cols};
+}
+
+}  // namespace course

@@ -1,0 +1,106 @@
+// The main() of every lesson's test binary.
+//
+// - Without a usable GPU it prints why and returns 77, which CTest reports as SKIPPED.
+// - It prints the GPU and the base seed, so that any failure can be replayed (COURSE_SEED).
+// - It fails when the test-case filter matched nothing, so a misspelt test cannot pass.
+// - It fails when the code under test ends the process early (exit(0) from a kernel launcher
+//   must not look like a passed test).
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include "course/data.hpp"
+#include "course/gpu.hpp"
+
+namespace {
+
+constexpr int kSkipped = 77;
+constexpr int kEndedEarly = 86;
+std::atomic<bool> main_finished{false};
+std::atomic<int> test_cases_run{-1};
+
+// Records how many test cases passed the filters; doctest reports it at the end of the run.
+struct CountingListener : doctest::IReporter {
+  explicit CountingListener(const doctest::ContextOptions&) {}
+  void report_query(const doctest::QueryData&) override {}
+  void test_run_start() override {}
+  void test_run_end(const doctest::TestRunStats& stats) override {
+    test_cases_run = static_cast<int>(stats.numTestCasesPassingFilters);
+  }
+  void test_case_start(const doctest::TestCaseData&) override {}
+  void test_case_reenter(const doctest::TestCaseData&) override {}
+  void test_case_end(const doctest::CurrentTestCaseStats&) override {}
+  void test_case_exception(const doctest::TestCaseException&) override {}
+  void subcase_start(const doctest::SubcaseSignature&) override {}
+  void subcase_end() override {}
+  void log_assert(const doctest::AssertData&) override {}
+  void log_message(const doctest::MessageData&) override {}
+  void test_case_skipped(const doctest::TestCaseData&) override {}
+};
+REGISTER_LISTENER("course_counter", 1, CountingListener);
+
+void ended_early() {
+  if (!main_finished) {
+    std::fputs("[course] FAILED: the process ended before the tests finished (exit() called?)\n",
+               stderr);
+    std::fflush(nullptr);
+    std::_Exit(kEndedEarly);
+  }
+}
+
+bool is_query(const char* arg) {
+  static constexpr const char* kQueries[] = {"-h", "--help", "-?", "-v", "--version", "-c",
+                                             "--count", "-ltc", "--list-test-cases", "-lts",
+                                             "--list-test-suites", "-lr", "--list-reporters"};
+  for (const char* query : kQueries) {
+    const std::size_t length = std::strlen(query);
+    if (std::strncmp(arg, query, length) == 0 && (arg[length] == '\0' || arg[length] == '='))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::atexit(ended_early);
+  std::at_quick_exit(ended_early);
+
+  bool query = false;
+  for (int i = 1; i < argc; ++i) query = query || is_query(argv[i]);
+  const char* cpu_only = std::getenv("COURSE_CPU_ONLY");
+  const bool needs_gpu = !query && !(cpu_only != nullptr && *cpu_only == '1');
+
+  if (needs_gpu) {
+    if (const auto& reason = course::gpu_unavailable_reason()) {
+      std::cout << "[course] SKIPPED: " << *reason << std::endl;
+      main_finished = true;
+      return kSkipped;
+    }
+    std::cout << "[course] gpu: " << course::describe(course::gpu_info()) << '\n';
+  }
+  if (!query) {
+    std::cout << "[course] seed: " << course::base_seed()
+              << " (set COURSE_SEED to replay these inputs)" << std::endl;
+  }
+
+  doctest::Context context;
+  context.applyCommandLine(argc, argv);
+  const int status = context.run();
+  if (context.shouldExit() || query) {
+    main_finished = true;
+    return status;
+  }
+  if (test_cases_run == 0) {
+    std::cout << "[course] FAILED: no test case matches the filter given" << std::endl;
+    main_finished = true;
+    return 1;
+  }
+  main_finished = true;
+  return status;
+}

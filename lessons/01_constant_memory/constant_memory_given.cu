@@ -1,0 +1,48 @@
+// Lesson 01, the given rungs: a first kernel (a table of sin(sqrt(x))) and a polynomial whose
+// coefficients every thread reads from global memory.
+#include "constant_memory_rungs.cuh"
+#include "course/error.hpp"
+
+namespace course::lesson01 {
+
+namespace {
+
+//! [table_kernel]
+// One thread per element: thread i computes x = i * step and writes sin(sqrt(x)). Consecutive
+// threads write consecutive floats, so each warp's store is one 128-byte line. Nothing is read.
+__global__ void table_kernel(float* __restrict__ y, unsigned n, float step) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = sinf(sqrtf(static_cast<float>(i) * step));
+}
+//! [table_kernel]
+
+//! [poly_global_kernel]
+// Horner's rule, p(x) = c0 + x (c1 + x (c2 + ...)): one fused multiply-add per coefficient.
+// Every thread reads the same coefficient at the same time from global memory: the cache
+// serves the whole warp with one access, but each coefficient still costs a load instruction
+// and a trip through the memory pipeline.
+__global__ void poly_global_kernel(const float* __restrict__ coefficients, int degree,
+                                   const float* __restrict__ x, float* __restrict__ y, unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float xi = x[i];
+  float value = coefficients[degree];
+  for (int k = degree - 1; k >= 0; --k) value = fmaf(value, xi, coefficients[k]);
+  y[i] = value;
+}
+//! [poly_global_kernel]
+
+}  // namespace
+
+void launch_table(float* d_y, unsigned n, float step, int block, cudaStream_t stream) {
+  table_kernel<<<blocks_for(n, block), block, 0, stream>>>(d_y, n, step);
+  CUDA_CHECK_LAST();
+}
+
+void launch_poly_global(const float* d_coefficients, int degree, const float* d_x, float* d_y,
+                        unsigned n, int block, cudaStream_t stream) {
+  poly_global_kernel<<<blocks_for(n, block), block, 0, stream>>>(d_coefficients, degree, d_x, d_y, n);
+  CUDA_CHECK_LAST();
+}
+
+}  // namespace course::lesson01

@@ -1,0 +1,74 @@
+/// @file
+/// @brief Lesson 02, matrix transpose: the interface shared by skeleton, solution, tests and demo.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <array>
+#include <optional>
+#include <string_view>
+
+namespace course::lesson02 {
+
+/// The rungs of the ladder, in teaching order.
+enum class Variant {
+  Copy,        ///< given: a plain copy in the same launch shape, the lesson's speed of light
+  Naive,       ///< given: one thread per element, coalesced reads, strided writes
+  Tiled,       ///< exercise: a 32 x 32 tile through shared memory, conflicts on the column read
+  Padded,      ///< exercise: the same tile padded to [32][33], no bank conflicts
+  Coarsened,   ///< exercise: 32 x 8 threads per tile, four elements each
+  Vectorized,  ///< stretch: 16-byte loads and stores, larger tiles: reaching for the ceiling
+};
+
+/// A rung's name and kind, for tables, tests and docs.
+struct VariantInfo {
+  Variant variant;
+  std::string_view name;  ///< as the demo's --variant takes it
+  std::string_view kind;  ///< given, exercise or stretch
+};
+
+/// All rungs, in teaching order.
+inline constexpr std::array<VariantInfo, 6> kVariants{{
+    {Variant::Copy, "copy", "given"},
+    {Variant::Naive, "naive", "given"},
+    {Variant::Tiled, "tiled", "exercise"},
+    {Variant::Padded, "padded", "exercise"},
+    {Variant::Coarsened, "coarsened", "exercise"},
+    {Variant::Vectorized, "vectorized", "stretch"},
+}};
+
+/// The rung called @p name, if there is one.
+[[nodiscard]] constexpr std::optional<Variant> variant_from_name(std::string_view name) {
+  for (const auto& info : kVariants)
+    if (info.name == name) return info.variant;
+  return std::nullopt;
+}
+
+/// The name of @p variant.
+[[nodiscard]] constexpr std::string_view name_of(Variant variant) {
+  for (const auto& info : kVariants)
+    if (info.variant == variant) return info.name;
+  return "?";
+}
+
+/// The largest number of rows or columns a launch accepts: 65535 tiles of 32 along the grid's
+/// y dimension.
+inline constexpr int kMaxExtent = 65535 * 32;
+
+/// Transposes a rows x cols matrix: d_out[c][r] = d_in[r][c], both row-major; d_out is
+/// cols x rows. The Copy rung instead copies d_in to d_out unchanged (rows x cols).
+///
+/// @param[in]  variant the rung to run
+/// @param[in]  d_in    device memory, rows * cols floats
+/// @param[out] d_out   device memory, rows * cols floats, not overlapping d_in
+/// @param[in]  rows    rows of d_in, 0 <= rows <= kMaxExtent
+/// @param[in]  cols    columns of d_in, 0 <= cols <= kMaxExtent
+/// @param[in]  stream  the stream to launch on (asynchronous)
+/// @pre An empty matrix (rows or cols 0) is a no-op that never touches the GPU.
+/// @throws std::invalid_argument for a negative or too large extent, a null pointer, or
+///         overlapping buffers (in-place transpose is not supported); course::NotImplemented for
+///         a rung the skeleton has not written yet; course::CudaError if the launch fails.
+void transpose(Variant variant, const float* d_in, float* d_out, int rows, int cols,
+               cudaStream_t stream = {});
+
+}  // namespace course::lesson02

@@ -1,0 +1,20 @@
+#include "course/demo.hpp"
+#include "course/testing.hpp"
+
+TEST_SUITE("cpu") {
+  TEST_CASE("counts: plain, powers of two, suffixes; garbage refused") {
+    CHECK(course::parse_count("1000") == 1000u);
+    CHECK(course::parse_count("2^26") == (1u << 26));
+    CHECK(course::parse_count("16k") == 16384u);
+    CHECK(course::parse_count("64M") == (64u << 20));
+    for (const char* bad : {"", "-3", "2^x", "3^4", "12q", "banana", "2^99"})
+      CHECK_MESSAGE(!course::parse_count(bad).has_value(), bad);
+  }
+
+  TEST_CASE("shapes: ROWSxCOLS or N") {
+    CHECK(course::parse_shape("4097x1023") == std::pair<std::uint64_t, std::uint64_t>{4097, 1023});
+    CHECK(course::parse_shape("2^13") == std::pair<std::uint64_t, std::uint64_t>{8192, 8192});
+    CHECK_FALSE(course::parse_shape("12x").has_value());
+    CHECK_FALSE(course::parse_shape("x12").has_value());
+  }
+}

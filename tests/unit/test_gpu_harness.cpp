@@ -1,0 +1,68 @@
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "course/testing.hpp"
+
+TEST_SUITE("gpu") {
+  TEST_CASE("device buffers round-trip, poison to NaN, and move") {
+    const auto data = course::uniform_floats(1000, course::base_seed());
+    course::DeviceBuffer<float> device{std::span<const float>(data)};
+    CHECK(device.to_host() == data);
+    device.poison();
+    const auto poisoned = device.to_host();
+    CHECK(std::all_of(poisoned.begin(), poisoned.end(), [](float v) { return std::isnan(v); }));
+    course::DeviceBuffer<float> moved = std::move(device);
+    CHECK(moved.size() == 1000);
+    CHECK(device.data() == nullptr);
+    CHECK_THROWS_AS(moved.upload(std::vector<float>(1001)), std::invalid_argument);
+  }
+
+  TEST_CASE("host buffers of every kind copy to and from the device") {
+    using course::HostMemory;
+    for (HostMemory kind : {HostMemory::Pageable, HostMemory::Pinned, HostMemory::PinnedMallocHost,
+                            HostMemory::WriteCombined, HostMemory::Mapped}) {
+      CAPTURE(course::to_string(kind));
+      course::HostBuffer<int> host(4096, kind);
+      std::iota(host.begin(), host.end(), 0);
+      course::DeviceBuffer<int> device(host.size());
+      device.upload(host.span());
+      const auto back = device.to_host();
+      CHECK(back[4095] == 4095);
+      if (kind == HostMemory::Mapped) {
+        int first = -1;
+        CUDA_CHECK(cudaMemcpy(&first, host.device_data() + 7, sizeof(int), cudaMemcpyDefault));
+        CHECK(first == 7);
+      } else {
+        CHECK_THROWS_AS((void)host.device_data(), std::logic_error);
+      }
+    }
+  }
+
+  TEST_CASE("a CUDA error becomes a CudaError naming the call") {
+    void* pointer = nullptr;
+    try {
+      CUDA_CHECK(cudaMalloc(&pointer, std::size_t{1} << 62));
+      FAIL("an impossible allocation succeeded");
+    } catch (const course::CudaError& error) {
+      CHECK(std::string(error.what()).find("cudaMalloc") != std::string::npos);
+      CHECK(error.code() == cudaErrorMemoryAllocation);
+    }
+  }
+
+  TEST_CASE("the timer reports a sane median, and the copy ceiling is plausible") {
+    course::DeviceBuffer<float> a(1 << 24), b(1 << 24);
+    a.fill_bytes(1);
+    const auto t = course::time_on_gpu([&](cudaStream_t s) {
+      CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), a.bytes(), cudaMemcpyDeviceToDevice, s));
+    });
+    CHECK(t.repeats == 15);
+    CHECK(t.min_ms > 0.0);
+    CHECK(t.min_ms <= t.median_ms);
+    CHECK(t.median_ms <= t.max_ms);
+    const auto& copy = course::ceilings::device_copy();
+    CHECK(copy.value > 50.0);      // GB/s: any GPU the course supports does better
+    CHECK(copy.value < 20000.0);
+  }
+}

@@ -1,0 +1,943 @@
+#!/usr/bin/env python3
+"""Course grader: turns CTest's results for the student tests into a scoreboard.
+
+Usage
+-----
+    python3 tools/grade.py --build-dir build                  # run ctest, then score
+    python3 tools/grade.py --build-dir build --lessons 01 02  # only some lessons
+    python3 tools/grade.py --build-dir build --no-run         # re-score the last run
+    python3 tools/grade.py --build-dir build --json results.json   # Gradescope
+
+Unless ``--no-run`` is given, the grader runs
+
+    ctest --test-dir BUILD -L student --output-junit BUILD/grade-junit.xml \
+          --no-tests=ignore [-R '^lesson(NN|MM)/']
+
+with ctest's own output going to ``BUILD/grade-ctest.log``; the terminal gets
+only the scoreboard.  With ``--no-run`` it reads an existing JUnit file
+(``--junit FILE``, default ``BUILD/grade-junit.xml``).
+
+Where the points come from
+--------------------------
+Each lesson directory ``lessons/NN_name/`` has a README.md holding exactly one
+grading table between two marker lines::
+
+    <!-- grading:begin -->
+    | test | kind | what it checks | threshold | points |
+    |---|---|---|---|---|
+    | `tiled.correct` | exercise | bit-exact on all shapes | — | 3 |
+    | `tiled.speed` | exercise | share of device copy bandwidth | ≥ 0.35 | 2 |
+    | `vectorized.speed` | stretch | share of device copy bandwidth | ≥ 0.60 | 2 |
+    <!-- grading:end -->
+
+* test: ``<rung>.<check>`` in backticks (rung and check are ``[a-z0-9_]+``);
+* kind: ``given``, ``exercise`` or ``stretch`` (stretch points are a bonus,
+  shown separately and not part of the maximum);
+* threshold: ``—`` or text with a number (documentation only);
+* points: an integer.
+
+The CTest name of a graded test is ``lessonNN/student/<test>``, for example
+``lesson02/student/tiled.correct``; ``lessonNN`` belongs to the directory under
+``lessons/`` whose name starts with ``NN_``.
+
+A test earns the full points of its row when CTest reports it passed, and 0
+otherwise.  Points come ONLY from the pass/fail status in the JUnit file,
+never from anything a test prints.
+
+What CTest's JUnit file looks like (CTest 3.25)
+-----------------------------------------------
+``<testsuite>`` holding ``<testcase name=... classname=... time=...
+status="run|fail|notrun|disabled">`` with optional children ``<failure
+message=...>``, ``<skipped message=...>`` and ``<system-out>`` (the test's
+stdout and stderr).  The grader is liberal: a missing status is inferred
+from the children.  CTest 3.25 leaves the failure message empty for timeouts
+and crashes, so the grader also reads the "The following tests FAILED:"
+summary of ``grade-ctest.log`` (``N - name (Timeout)``, ``(SEGFAULT)``, ...)
+found beside the JUnit file, when both were written by the same run.
+
+Status of a row: PASS, FAIL, SKIP (``<skipped>``, notrun or disabled),
+TIMEOUT, CRASH, or NOT RUN (listed in a README but absent from the results).
+
+Lines the tests print (display only)
+------------------------------------
+    [course] gpu: NVIDIA H100 80GB HBM3 (cc 9.0, 132 SMs, 50 MB L2)
+    [course] seed: 1234567
+    [course] ceiling: device copy = 2950.1 GB/s
+    [course] result: tiled.speed: time 0.512 ms, speedup 3.10x over naive, share 0.83 of device copy
+    [course] SKIPPED: no usable CUDA device (...)
+
+The reason shown under a failing row is the first line that says why:
+a line containing ``not implemented`` (shown as just "not implemented"),
+else a compare line containing `` differ; first at``, else the first line
+containing ``ERROR:``, ``THREW exception``, ``CudaError`` or ``cuda error``;
+cut to 160 characters.
+
+Outputs and exit code
+---------------------
+``--json PATH`` writes Gradescope's results.json (stretch tests have
+``max_score`` 0 and score = the bonus earned, i.e. extra credit).
+``--timeout-scale F`` exports ``COURSE_TIMEOUT_SCALE=F`` to ctest and the
+tests (CTest itself has no per-test timeout multiplier; the build's test
+definitions must read it).
+Exit code 0 whenever the scoreboard was produced (failing tests are normal);
+2 for usage errors or a missing/unreadable JUnit file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+
+# --------------------------------------------------------------------------
+# Constants
+# --------------------------------------------------------------------------
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+BEGIN_MARKER = "<!-- grading:begin -->"
+END_MARKER = "<!-- grading:end -->"
+KINDS = ("given", "exercise", "stretch")
+BONUS_KIND = "stretch"
+
+JUNIT_NAME = "grade-junit.xml"
+CTEST_LOG_NAME = "grade-ctest.log"
+TIMEOUT_SCALE_ENV = "COURSE_TIMEOUT_SCALE"
+
+PASS = "PASS"
+FAIL = "FAIL"
+SKIP = "SKIP"
+NOT_RUN = "NOT RUN"
+TIMEOUT = "TIMEOUT"
+CRASH = "CRASH"
+
+REASON_MAX_CHARS = 160
+NO_VALUE = "-"
+UNKNOWN = "?"
+
+TEST_NAME_RE = re.compile(r"^[a-z0-9_]+\.[a-z0-9_]+$")
+CTEST_NAME_RE = re.compile(r"^lesson(\d{2})/student/(.+)$")
+LESSON_DIR_RE = re.compile(r"^(\d{2})_(.+)$")
+CELL_SPLIT_RE = re.compile(r"(?<!\\)\|")
+SEPARATOR_ROW_RE = re.compile(r"^\|?[\s:|-]+\|?$")
+
+GPU_RE = re.compile(r"\[course\] gpu:\s*(.+)")
+SEED_RE = re.compile(r"\[course\] seed:\s*(\S+)")
+CEILING_RE = re.compile(r"\[course\] ceiling:\s*(.+?)\s*=\s*(.+)")
+RESULT_RE = re.compile(r"\[course\] result:\s*(.*)")
+RESULT_LABEL_RE = re.compile(r"^([a-z0-9_]+\.[a-z0-9_]+):\s*(.*)$")
+SKIPPED_RE = re.compile(r"\[course\] SKIPPED:\s*(.*)")
+TIME_RE = re.compile(r"time ([0-9.]+) ms")
+SPEEDUP_RE = re.compile(r"speedup ([0-9.]+)x")
+SHARE_RE = re.compile(r"share ([0-9.]+)")
+
+NOT_IMPLEMENTED = "not implemented"
+DIFFER_MARK = " differ; first at"
+ERROR_LINE_RE = re.compile(r"ERROR:|THREW exception|(?i:cuda ?error)")
+LEADING_PATH_RE = re.compile(r"^\S*/([^/\s]+:\d+:)")
+TIMEOUT_RE = re.compile(r"\bTimeout\b")
+# CTest's words for a test process that died (failure message or log summary).
+CRASH_RE = re.compile(
+    r"SEGFAULT|SegFault|Subprocess aborted|Child aborted|Exception|ILLEGAL|Illegal|"
+    r"INTERRUPT|NUMERICAL|Numerical|OTHER_FAULT|\bBUS\b|Killed",
+)
+# "  4 - lesson02/student/tiled.speed (Timeout)" in ctest's end-of-run summary.
+CTEST_SUMMARY_RE = re.compile(r"^\s*\d+ - (\S+) \((.+)\)\s*$")
+CTEST_PLAIN_OUTCOMES = ("Failed", "Passed", "Not Run", "Skipped", "Disabled")
+LOG_MATCH_SECONDS = 60  # a ctest log and a JUnit file this close in time come from one run
+
+ANSI_RESET = "\033[0m"
+ANSI_COLOURS = {
+    PASS: "\033[32m",     # green
+    FAIL: "\033[31m",     # red
+    CRASH: "\033[31m",
+    TIMEOUT: "\033[31m",
+    SKIP: "\033[33m",     # yellow
+    NOT_RUN: "\033[33m",
+}
+
+TABLE_HEADER = ("lesson", "test", "kind", "status", "time", "speedup", "share", "points")
+COLUMN_GAP = "  "
+INDENT = "  "
+
+
+class UsageError(Exception):
+    """Bad invocation or unreadable input; reported with exit code 2."""
+
+
+# --------------------------------------------------------------------------
+# Data
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GradedTest:
+    """One row of a README grading table."""
+
+    name: str
+    kind: str
+    threshold: str
+    points: int
+
+
+@dataclass
+class Lesson:
+    """A lesson directory and its grading table."""
+
+    number: str
+    title: str
+    tests: List[GradedTest] = field(default_factory=list)
+
+
+@dataclass
+class Measurement:
+    """What a test's `[course] result:` line reported (strings, as printed)."""
+
+    time_ms: Optional[str] = None
+    speedup: Optional[str] = None
+    share: Optional[str] = None
+    text: str = ""
+
+
+@dataclass
+class TestResult:
+    """One CTest testcase, classified."""
+
+    ctest_name: str
+    lesson: Optional[str]
+    name: str
+    status: str
+    reason: str
+    duration: float
+    output: str
+    measurement: Measurement
+
+
+@dataclass
+class Row:
+    """One line of the scoreboard."""
+
+    lesson: str
+    name: str
+    kind: str
+    status: str
+    points_got: Optional[int]
+    points_max: Optional[int]
+    reason: str = ""
+    measurement: Measurement = field(default_factory=Measurement)
+
+
+@dataclass
+class Totals:
+    """Points of a set of rows; bonus (stretch) points are kept apart."""
+
+    score: int = 0
+    max_score: int = 0
+    bonus: int = 0
+    bonus_max: int = 0
+
+    def add(self, row: Row) -> None:
+        if row.points_max is None:
+            return
+        got = row.points_got or 0
+        if row.kind == BONUS_KIND:
+            self.bonus += got
+            self.bonus_max += row.points_max
+        else:
+            self.score += got
+            self.max_score += row.points_max
+
+    def text(self) -> str:
+        bonus = f" (+bonus {self.bonus}/{self.bonus_max})" if self.bonus_max else ""
+        return f"{self.score}/{self.max_score}{bonus}"
+
+
+@dataclass
+class Scoreboard:
+    """Everything the renderers need."""
+
+    lessons: List[Lesson]
+    rows: Dict[str, List[Row]]
+    gpu: Optional[str]
+    ceilings: List[Tuple[str, str]]
+    warnings: List[str]
+    all_skipped_reason: Optional[str]
+
+
+# --------------------------------------------------------------------------
+# Command line
+# --------------------------------------------------------------------------
+
+
+def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Run the student tests through CTest and print the scoreboard.",
+    )
+    parser.add_argument("--build-dir", required=True, type=Path,
+                        help="CMake build directory (where ctest runs)")
+    parser.add_argument("--source-dir", type=Path,
+                        default=Path(__file__).resolve().parent.parent,
+                        help="course source tree holding lessons/ (default: the parent of tools/)")
+    parser.add_argument("--lessons", nargs="+", metavar="NN",
+                        help="only these lessons, e.g. --lessons 01 02")
+    parser.add_argument("--json", type=Path, metavar="PATH",
+                        help="also write Gradescope's results.json here")
+    parser.add_argument("--junit", type=Path, metavar="FILE",
+                        help=f"JUnit file to read with --no-run (default: BUILD/{JUNIT_NAME})")
+    parser.add_argument("--no-run", action="store_true",
+                        help="do not run ctest; score an existing JUnit file")
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                        help="colour the status column (auto: only on a terminal without NO_COLOR)")
+    parser.add_argument("--ctest", default="ctest", metavar="PATH",
+                        help="the ctest executable (default: ctest on PATH)")
+    parser.add_argument("--timeout-scale", type=float, metavar="F",
+                        help=f"export {TIMEOUT_SCALE_ENV}=F to ctest, for slow GPUs")
+    args = parser.parse_args(argv)
+    if args.timeout_scale is not None and args.timeout_scale <= 0:
+        parser.error("--timeout-scale must be positive")
+    if args.lessons:
+        try:
+            args.lessons = normalize_lessons(args.lessons)
+        except UsageError as err:
+            parser.error(str(err))
+    return args
+
+
+def normalize_lessons(values: Iterable[str]) -> List[str]:
+    """'1', '01', 'lesson01' -> '01'; anything else is a usage error."""
+    numbers: List[str] = []
+    for value in values:
+        digits = value[len("lesson"):] if value.startswith("lesson") else value
+        if not digits.isdigit() or len(digits) > 2:
+            raise UsageError(f"--lessons: expected a lesson number like 01, got {value!r}")
+        number = digits.zfill(2)
+        if number not in numbers:
+            numbers.append(number)
+    return numbers
+
+
+# --------------------------------------------------------------------------
+# README grading tables
+# --------------------------------------------------------------------------
+
+
+def find_lesson_dirs(lessons_root: Path) -> Dict[str, Path]:
+    """Map 'NN' -> lessons/NN_name for every lesson directory."""
+    found: Dict[str, Path] = {}
+    for entry in sorted(lessons_root.iterdir()):
+        match = LESSON_DIR_RE.match(entry.name)
+        if entry.is_dir() and match and match.group(1) not in found:
+            found[match.group(1)] = entry
+    return found
+
+
+def split_cells(line: str) -> List[str]:
+    """'| a | b |' -> ['a', 'b'] (escaped pipes stay inside a cell)."""
+    body = line.strip()
+    if body.startswith("|"):
+        body = body[1:]
+    if body.endswith("|") and not body.endswith("\\|"):
+        body = body[:-1]
+    return [cell.strip() for cell in CELL_SPLIT_RE.split(body)]
+
+
+def grading_table_lines(text: str) -> Optional[List[str]]:
+    """The lines between the grading markers, or None without markers."""
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.strip() == BEGIN_MARKER]
+    if not starts:
+        return None
+    start = starts[0] + 1
+    for end in range(start, len(lines)):
+        if lines[end].strip() == END_MARKER:
+            return lines[start:end]
+    return lines[start:]
+
+
+def parse_table_row(cells: List[str]) -> GradedTest:
+    """Turn the five cells of one table row into a GradedTest (ValueError if bad)."""
+    if len(cells) != 5:
+        raise ValueError(f"expected 5 columns, found {len(cells)}")
+    name_cell, kind, _what, threshold, points = cells
+    name = name_cell.strip("`").strip()
+    if not TEST_NAME_RE.match(name):
+        raise ValueError(f"test name {name_cell!r} is not `<rung>.<check>`")
+    if kind not in KINDS:
+        raise ValueError(f"kind {kind!r} is not one of {', '.join(KINDS)}")
+    if not re.fullmatch(r"\d+", points):
+        raise ValueError(f"points {points!r} is not an integer")
+    return GradedTest(name=name, kind=kind, threshold=threshold, points=int(points))
+
+
+def parse_grading_table(text: str, where: str) -> Tuple[List[GradedTest], List[str]]:
+    """Parse a README's grading table; bad rows become warnings, not errors."""
+    lines = grading_table_lines(text)
+    if lines is None:
+        return [], [f"{where}: no grading table ({BEGIN_MARKER} ... {END_MARKER})"]
+    warnings: List[str] = []
+    if text.count(BEGIN_MARKER) > 1:
+        warnings.append(f"{where}: more than one grading table; using the first")
+    tests: List[GradedTest] = []
+    for line in lines:
+        stripped = line.strip()
+        if not stripped.startswith("|") or SEPARATOR_ROW_RE.match(stripped):
+            continue
+        cells = split_cells(stripped)
+        if cells and cells[0].lower() == "test":
+            continue
+        try:
+            test = parse_table_row(cells)
+        except ValueError as err:
+            warnings.append(f"{where}: grading row ignored ({err}): {stripped}")
+            continue
+        if any(t.name == test.name for t in tests):
+            warnings.append(f"{where}: test {test.name} listed twice; using the first")
+            continue
+        tests.append(test)
+    return tests, warnings
+
+
+def load_lessons(source_dir: Path, selected: Optional[List[str]]) -> Tuple[List[Lesson], List[str]]:
+    """Read the grading table of every selected lesson (all lessons by default)."""
+    lessons_root = source_dir / "lessons"
+    if not lessons_root.is_dir():
+        raise UsageError(f"no lessons/ directory under {source_dir} (use --source-dir)")
+    dirs = find_lesson_dirs(lessons_root)
+    lessons: List[Lesson] = []
+    warnings: List[str] = []
+    for number in selected or sorted(dirs):
+        directory = dirs.get(number)
+        if directory is None:
+            warnings.append(f"lesson {number}: no directory lessons/{number}_*")
+            continue
+        readme = directory / "README.md"
+        where = str(readme.relative_to(source_dir))
+        try:
+            text = readme.read_text(encoding="utf-8")
+        except OSError as err:
+            warnings.append(f"{where}: cannot read ({err.strerror})")
+            text = ""
+        tests, table_warnings = parse_grading_table(text, where) if text else ([], [])
+        warnings.extend(table_warnings)
+        title = LESSON_DIR_RE.match(directory.name).group(2)  # type: ignore[union-attr]
+        lessons.append(Lesson(number=number, title=title, tests=tests))
+    return lessons, warnings
+
+
+# --------------------------------------------------------------------------
+# Running ctest
+# --------------------------------------------------------------------------
+
+
+def ctest_command(ctest: str, build_dir: Path, junit: Path, lessons: Optional[List[str]]) -> List[str]:
+    command = [ctest, "--test-dir", str(build_dir), "-L", "student",
+               "--output-junit", str(junit), "--no-tests=ignore"]
+    if lessons:
+        command += ["-R", f"^lesson({'|'.join(lessons)})/"]
+    return command
+
+
+def run_ctest(command: List[str], log_path: Path, timeout_scale: Optional[float]) -> float:
+    """Run ctest with its output going to log_path; return the wall time in seconds."""
+    env = dict(os.environ)
+    if timeout_scale is not None:
+        env[TIMEOUT_SCALE_ENV] = f"{timeout_scale:g}"
+    started = time.monotonic()
+    try:
+        with log_path.open("w", encoding="utf-8") as log:
+            log.write("$ " + shlex.join(command) + "\n")
+            log.flush()
+            subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, env=env, check=False)
+    except FileNotFoundError:
+        raise UsageError(f"cannot run {command[0]!r}: not found (use --ctest PATH)") from None
+    except OSError as err:
+        raise UsageError(f"cannot run ctest or write {log_path}: {err}") from None
+    return time.monotonic() - started
+
+
+# --------------------------------------------------------------------------
+# Reading results
+# --------------------------------------------------------------------------
+
+
+def read_junit(path: Path) -> ET.Element:
+    try:
+        return ET.parse(path).getroot()
+    except FileNotFoundError:
+        raise UsageError(f"JUnit file {path} not found") from None
+    except (OSError, ET.ParseError) as err:
+        raise UsageError(f"cannot read JUnit file {path}: {err}") from None
+
+
+def parse_ctest_log(text: str) -> Dict[str, str]:
+    """Test name -> ctest's outcome word from the end-of-run summary ('Timeout', 'SEGFAULT', ...)."""
+    outcomes: Dict[str, str] = {}
+    for line in text.splitlines():
+        match = CTEST_SUMMARY_RE.match(line)
+        if match:
+            outcomes[match.group(1)] = match.group(2).strip()
+    return outcomes
+
+
+def matching_ctest_log(junit: Path) -> Optional[Path]:
+    """The grade-ctest.log beside a JUnit file, if both come from the same ctest run."""
+    log = junit.parent / CTEST_LOG_NAME
+    try:
+        same_run = abs(log.stat().st_mtime - junit.stat().st_mtime) <= LOG_MATCH_SECONDS
+    except OSError:
+        return None
+    return log if same_run else None
+
+
+def read_ctest_log(path: Optional[Path]) -> Dict[str, str]:
+    if path is None:
+        return {}
+    try:
+        return parse_ctest_log(path.read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        return {}
+
+
+def testcase_output(case: ET.Element) -> str:
+    parts = [child.text or "" for child in case if child.tag in ("system-out", "system-err")]
+    return "\n".join(part for part in parts if part)
+
+
+def child_message(case: ET.Element, tags: Tuple[str, ...]) -> Optional[str]:
+    """The message of the first child with one of these tags ('' if no message); None if absent."""
+    for child in case:
+        if child.tag in tags:
+            return (child.get("message") or child.text or "").strip()
+    return None
+
+
+def shorten(text: str) -> str:
+    text = " ".join(text.split())
+    if len(text) <= REASON_MAX_CHARS:
+        return text
+    return text[: REASON_MAX_CHARS - 3].rstrip() + "..."
+
+
+def first_reason(output: str) -> Optional[str]:
+    """The first output line that says why a test failed, or None."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    if any(NOT_IMPLEMENTED in line for line in lines):
+        return NOT_IMPLEMENTED
+    for line in lines:
+        if DIFFER_MARK in line:
+            return shorten(line)
+    for line in lines:
+        if ERROR_LINE_RE.search(line):
+            return shorten(LEADING_PATH_RE.sub(r"\1", line))
+    return None
+
+
+def skip_reason(output: str, message: str) -> str:
+    """Why a test was skipped: the [course] SKIPPED line, else CTest's message."""
+    for line in output.splitlines():
+        match = SKIPPED_RE.search(line)
+        if match:
+            return shorten(match.group(1)) or "skipped"
+    if message:
+        detailed = [line for line in output.splitlines() if message in line]
+        return shorten(detailed[0] if detailed else message)
+    return "skipped"
+
+
+def with_seed(reason: str, output: str) -> str:
+    """Append the test's seed to a failure reason, so the student can reproduce it."""
+    match = SEED_RE.search(output)
+    if not match or reason == NOT_IMPLEMENTED or "seed " in reason:
+        return reason
+    return f"{reason} (seed {match.group(1)})"
+
+
+def classify_failure(message: str, output: str, ctest_outcome: str, duration: float) -> Tuple[str, str]:
+    """(status, reason) of a failed test: TIMEOUT, CRASH or FAIL."""
+    if TIMEOUT_RE.search(message) or ctest_outcome == "Timeout" or TIMEOUT_RE.search(output):
+        return TIMEOUT, f"timed out after {duration:.1f} s" if duration > 0 else "timed out"
+    if ctest_outcome and ctest_outcome not in CTEST_PLAIN_OUTCOMES:
+        return CRASH, f"crashed ({shorten(ctest_outcome)})"
+    if CRASH_RE.search(message):
+        return CRASH, f"crashed ({shorten(message)})"
+    reason = first_reason(output)
+    if reason is not None:
+        return FAIL, with_seed(reason, output)
+    return FAIL, shorten(message) if message else "failed (no reason in the output; see the ctest log)"
+
+
+def classify(case: ET.Element, output: str, ctest_outcome: str, duration: float) -> Tuple[str, str]:
+    """(status, reason) of one testcase; the status attribute may be missing."""
+    status = (case.get("status") or "").lower()
+    skipped = child_message(case, ("skipped",))
+    failure = child_message(case, ("failure", "error"))
+    if skipped is not None or status in ("notrun", "skipped"):
+        return SKIP, skip_reason(output, skipped or "")
+    if status == "disabled":
+        return SKIP, "disabled in CTest"
+    if failure is not None or status in ("fail", "failed", "error"):
+        return classify_failure(failure or "", output, ctest_outcome, duration)
+    return PASS, ""
+
+
+def parse_measurement(output: str, test_name: str) -> Measurement:
+    """Fields of the test's `[course] result:` line (the last one naming this test, else the last)."""
+    own: List[str] = []
+    other: List[str] = []
+    for line in output.splitlines():
+        match = RESULT_RE.search(line)
+        if not match:
+            continue
+        label = RESULT_LABEL_RE.match(match.group(1).strip())
+        if label and label.group(1) == test_name:
+            own.append(label.group(2))
+        else:
+            other.append(label.group(2) if label else match.group(1).strip())
+    chosen = (own or other or [None])[-1]
+    if chosen is None:
+        return Measurement()
+
+    def field_of(regex: "re.Pattern[str]") -> Optional[str]:
+        found = regex.search(chosen)
+        return found.group(1) if found else None
+
+    return Measurement(time_ms=field_of(TIME_RE), speedup=field_of(SPEEDUP_RE),
+                       share=field_of(SHARE_RE), text=shorten(chosen))
+
+
+def split_ctest_name(ctest_name: str) -> Tuple[Optional[str], str]:
+    """'lesson02/student/tiled.correct' -> ('02', 'tiled.correct')."""
+    match = CTEST_NAME_RE.match(ctest_name)
+    if match:
+        return match.group(1), match.group(2)
+    return None, ctest_name
+
+
+def parse_duration(value: Optional[str]) -> float:
+    try:
+        return float(value or 0)
+    except ValueError:
+        return 0.0
+
+
+def parse_results(root: ET.Element, ctest_outcomes: Dict[str, str]) -> List[TestResult]:
+    """Every <testcase> in the JUnit tree, classified."""
+    results: List[TestResult] = []
+    for case in root.iter("testcase"):
+        ctest_name = case.get("name") or ""
+        if not CTEST_NAME_RE.match(ctest_name) and CTEST_NAME_RE.match(case.get("classname") or ""):
+            ctest_name = case.get("classname") or ""
+        lesson, name = split_ctest_name(ctest_name)
+        output = testcase_output(case)
+        duration = parse_duration(case.get("time"))
+        status, reason = classify(case, output, ctest_outcomes.get(ctest_name, ""), duration)
+        results.append(TestResult(ctest_name=ctest_name, lesson=lesson, name=name, status=status,
+                                  reason=reason, duration=duration, output=output,
+                                  measurement=parse_measurement(output, name)))
+    return results
+
+
+# --------------------------------------------------------------------------
+# Building the scoreboard
+# --------------------------------------------------------------------------
+
+
+def find_gpu(results: Iterable[TestResult]) -> Optional[str]:
+    for result in results:
+        match = GPU_RE.search(result.output)
+        if match:
+            return match.group(1).strip()
+    return None
+
+
+def find_ceilings(results: Iterable[TestResult]) -> List[Tuple[str, str]]:
+    """(name, value) of every `[course] ceiling:` line, first occurrence of each name."""
+    ceilings: Dict[str, str] = {}
+    for result in results:
+        for match in CEILING_RE.finditer(result.output):
+            ceilings.setdefault(match.group(1).strip(), match.group(2).strip())
+    return list(ceilings.items())
+
+
+def graded_row(lesson: str, test: GradedTest, result: Optional[TestResult]) -> Row:
+    if result is None:
+        return Row(lesson, test.name, test.kind, NOT_RUN, 0, test.points,
+                   reason="no result from CTest for this test")
+    got = test.points if result.status == PASS else 0
+    return Row(lesson, test.name, test.kind, result.status, got, test.points,
+               reason=result.reason, measurement=result.measurement)
+
+
+def unlisted_row(result: TestResult) -> Row:
+    return Row(result.lesson or UNKNOWN, result.name, UNKNOWN, result.status, None, None,
+               reason=result.reason, measurement=result.measurement)
+
+
+def index_results(results: List[TestResult], warnings: List[str]) -> Dict[Tuple[Optional[str], str], TestResult]:
+    indexed: Dict[Tuple[Optional[str], str], TestResult] = {}
+    for result in results:
+        key = (result.lesson, result.name)
+        if key in indexed:
+            warnings.append(f"{result.ctest_name}: reported twice; using the first result")
+            continue
+        indexed[key] = result
+    return indexed
+
+
+def build_rows(lessons: List[Lesson], results: List[TestResult],
+               warnings: List[str]) -> Tuple[List[Lesson], Dict[str, List[Row]]]:
+    """Rows per lesson number: README tests first, then results no README lists."""
+    indexed = index_results(results, warnings)
+    rows: Dict[str, List[Row]] = {}
+    all_lessons = list(lessons)
+    for lesson in lessons:
+        rows[lesson.number] = [graded_row(lesson.number, test, indexed.pop((lesson.number, test.name), None))
+                               for test in lesson.tests]
+    for result in indexed.values():
+        key = result.lesson or UNKNOWN
+        if key not in rows:
+            rows[key] = []
+            all_lessons.append(Lesson(number=key, title="(not in any README)"))
+        rows[key].append(unlisted_row(result))
+        warnings.append(f"{result.ctest_name}: not in any README grading table; no points counted")
+    return all_lessons, rows
+
+
+def all_skipped_reason(results: List[TestResult]) -> Optional[str]:
+    """The first skip reason when every test was skipped, else None."""
+    if results and all(result.status == SKIP for result in results):
+        return results[0].reason
+    return None
+
+
+def build_scoreboard(lessons: List[Lesson], results: List[TestResult], warnings: List[str]) -> Scoreboard:
+    if not results:
+        warnings.append("CTest reported no student tests: is the build directory configured and built?")
+    all_lessons, rows = build_rows(lessons, results, warnings)
+    return Scoreboard(lessons=all_lessons, rows=rows, gpu=find_gpu(results),
+                      ceilings=find_ceilings(results), warnings=warnings,
+                      all_skipped_reason=all_skipped_reason(results))
+
+
+def totals_of(rows: Iterable[Row]) -> Totals:
+    totals = Totals()
+    for row in rows:
+        totals.add(row)
+    return totals
+
+
+def grand_totals(board: Scoreboard) -> Totals:
+    return totals_of(row for rows in board.rows.values() for row in rows)
+
+
+# --------------------------------------------------------------------------
+# Rendering
+# --------------------------------------------------------------------------
+
+Colouriser = Callable[[str, str], str]
+
+
+def no_colour(text: str, _status: str) -> str:
+    return text
+
+
+def ansi_colour(text: str, status: str) -> str:
+    code = ANSI_COLOURS.get(status)
+    return f"{code}{text}{ANSI_RESET}" if code else text
+
+
+def use_colour(mode: str, stream) -> bool:
+    if mode == "always":
+        return True
+    if mode == "never":
+        return False
+    return bool(getattr(stream, "isatty", lambda: False)()) and "NO_COLOR" not in os.environ
+
+
+def points_cell(row: Row) -> str:
+    if row.points_max is None:
+        return UNKNOWN
+    return f"{row.points_got or 0}/{row.points_max}"
+
+
+def row_cells(row: Row) -> List[str]:
+    m = row.measurement
+    return [row.lesson, row.name, row.kind, row.status,
+            f"{m.time_ms} ms" if m.time_ms else NO_VALUE,
+            f"{m.speedup}x" if m.speedup else NO_VALUE,
+            m.share or NO_VALUE,
+            points_cell(row)]
+
+
+def column_widths(table: List[List[str]]) -> List[int]:
+    return [max(len(cells[i]) for cells in table) for i in range(len(table[0]))]
+
+
+def format_cells(cells: List[str], widths: List[int], status_column: Optional[int],
+                 colour: Colouriser) -> str:
+    padded = [cell.ljust(width) for cell, width in zip(cells, widths)]
+    if status_column is not None:
+        padded[status_column] = colour(padded[status_column], cells[status_column])
+    return (INDENT + COLUMN_GAP.join(padded)).rstrip()
+
+
+def render_lesson(lesson: Lesson, rows: List[Row], colour: Colouriser) -> List[str]:
+    header = f"Lesson {lesson.number} · {lesson.title}"
+    if not rows:
+        return [header, f"{INDENT}(no graded tests)", ""]
+    table = [list(TABLE_HEADER)] + [row_cells(row) for row in rows]
+    widths = column_widths(table)
+    status_column = TABLE_HEADER.index("status")
+    reason_indent = INDENT + " " * (widths[0] + len(COLUMN_GAP)) + "  ↳ "
+    lines = [header, format_cells(table[0], widths, None, colour)]
+    for row, cells in zip(rows, table[1:]):
+        lines.append(format_cells(cells, widths, status_column, colour))
+        if row.status != PASS and row.reason:
+            lines.append(reason_indent + row.reason)
+    lines.append(f"{INDENT}subtotal: {totals_of(rows).text()}")
+    lines.append("")
+    return lines
+
+
+def render_header(board: Scoreboard) -> List[str]:
+    lines = ["CUDA course scoreboard", f"GPU: {board.gpu or 'no GPU seen'}"]
+    if board.ceilings:
+        lines.append("ceilings: " + "; ".join(f"{name} = {value}" for name, value in board.ceilings))
+    lines.append("")
+    return lines
+
+
+def render_scoreboard(board: Scoreboard, colour: Colouriser) -> str:
+    lines = render_header(board)
+    for lesson in board.lessons:
+        lines += render_lesson(lesson, board.rows.get(lesson.number, []), colour)
+    lines.append(f"Total: {grand_totals(board).text()}")
+    lines += [f"warning: {warning}" for warning in board.warnings]
+    if board.all_skipped_reason is not None:
+        lines.append(f"No GPU was usable: every test was skipped ({board.all_skipped_reason}).")
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------
+# Gradescope results.json
+# --------------------------------------------------------------------------
+
+
+def gradescope_test_output(row: Row) -> str:
+    if row.status == PASS:
+        return row.measurement.text or "passed"
+    if row.status == SKIP:
+        return f"skipped: {row.reason}"
+    if row.status == NOT_RUN:
+        return f"not run: {row.reason}"
+    return row.reason or row.status.lower()
+
+
+def gradescope_test(row: Row) -> Dict[str, object]:
+    bonus = row.kind == BONUS_KIND
+    got = row.points_got or 0
+    output = gradescope_test_output(row)
+    if row.points_max is None:
+        output += " (not in any README grading table; no points)"
+    return {
+        "name": f"lesson{row.lesson} {row.name}",
+        "score": float(got),
+        "max_score": 0.0 if bonus or row.points_max is None else float(row.points_max),
+        "status": "passed" if row.status == PASS else "failed",
+        "output": output,
+        "visibility": "visible",
+    }
+
+
+def gradescope_json(board: Scoreboard, plain_text: str, seconds: float) -> Dict[str, object]:
+    totals = grand_totals(board)
+    tests = [gradescope_test(row) for lesson in board.lessons for row in board.rows.get(lesson.number, [])]
+    return {
+        "score": float(totals.score + totals.bonus),
+        "execution_time": int(round(seconds)),
+        "output": plain_text,
+        "tests": tests,
+    }
+
+
+def write_json(path: Path, data: Dict[str, object]) -> None:
+    try:
+        path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"cannot write {path}: {err.strerror}") from None
+
+
+# --------------------------------------------------------------------------
+# Main
+# --------------------------------------------------------------------------
+
+
+def obtain_results(args: argparse.Namespace) -> Tuple[List[TestResult], float]:
+    """Run ctest (unless --no-run) and read its JUnit file; return results and seconds."""
+    build_dir: Path = args.build_dir.resolve()
+    default_junit = build_dir / JUNIT_NAME
+    log_path = build_dir / CTEST_LOG_NAME
+    if args.no_run:
+        junit = (args.junit or default_junit).resolve()
+        seconds = None
+    else:
+        if not build_dir.is_dir():
+            raise UsageError(f"build directory {build_dir} does not exist (configure and build first)")
+        junit = default_junit
+        if junit.exists():
+            junit.unlink()  # never score a stale file if ctest fails to write one
+        print(f"Running ctest; its output goes to {log_path}", flush=True)
+        seconds = run_ctest(ctest_command(args.ctest, build_dir, junit, args.lessons), log_path,
+                            args.timeout_scale)
+    if not args.no_run and not junit.exists():
+        raise UsageError(f"ctest wrote no JUnit file {junit}; see {log_path}")
+    root = read_junit(junit)
+    results = parse_results(root, read_ctest_log(matching_ctest_log(junit)))
+    if args.lessons:
+        results = [r for r in results if r.lesson in args.lessons]
+    if seconds is None:
+        seconds = sum(result.duration for result in results)
+    return results, seconds
+
+
+def configure_stdout() -> None:
+    """Never die on a terminal that cannot show '↳' or '·'."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        try:
+            reconfigure(errors="replace")
+        except (ValueError, OSError):
+            pass
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = parse_args(argv)
+    configure_stdout()
+    try:
+        lessons, warnings = load_lessons(args.source_dir.resolve(), args.lessons)
+        results, seconds = obtain_results(args)
+        board = build_scoreboard(lessons, results, warnings)
+        plain = render_scoreboard(board, no_colour)
+        coloured = use_colour(args.color, sys.stdout)
+        sys.stdout.write(render_scoreboard(board, ansi_colour) if coloured else plain)
+        sys.stdout.flush()
+        if args.json:
+            write_json(args.json, gradescope_json(board, plain, seconds))
+    except UsageError as err:
+        print(f"grade.py: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())
