@@ -6,7 +6,7 @@
 #     SOLUTION <files...>   the same files, solved (solutions/NN_name/)
 #     TEST     <file>       the doctest source (tests/NN_name/)
 #     DEMO     <file>       the demo's main (lesson dir)
-#     [DEMO_BAD_OPTIONS <args...>]  options the demo must refuse with its usage
+#     [DEMO_BAD_OPTIONS "<args>"...]  option sets the demo must refuse (besides common ones)
 #     [TIMEOUT <seconds>])
 #
 # It builds the skeleton and solution libraries, the test binary against each, the demo against
@@ -18,7 +18,7 @@
 #   lessonNN/mutant/<name>     a mutant, must fail its "Expect:" tests (label mutant, WILL_FAIL)
 #   lessonNN/sanitize/<tool>   the solution's correctness tests under compute-sanitizer
 #   lessonNN/grading_table     the README table and the test binary name the same tests (unit)
-#   lessonNN/demo/bad_options  the demo refuses bad options with its usage (cpu)
+#   lessonNN/demo/bad_options_N  the demo refuses bad options with its usage (cpu)
 #
 # In the instructor build (COURSE_BUILD_SOLUTIONS=ON) the student tests check the skeleton
 # itself: given rungs must pass, exercise and stretch rungs must fail with "not implemented".
@@ -121,16 +121,17 @@ function(course_add_lesson)
                    -P ${PROJECT_SOURCE_DIR}/cmake/CourseCheckGradingTable.cmake)
   _course_test_properties(${tag}/grading_table cpu "${tag};unit;cpu")
 
-  # A demo given bad options prints its usage and exits non-zero.
-  set(bad_options ${L_DEMO_BAD_OPTIONS})
-  if(NOT bad_options)
-    set(bad_options "--size=-3")
-  endif()
-  string(REPLACE ";" "\\;" bad_options_arg "${bad_options}")
-  add_test(NAME ${tag}/demo/bad_options
-           COMMAND ${CMAKE_COMMAND} -DEXE=${checked_demo} "-DARGS=${bad_options_arg}"
-                   -P ${PROJECT_SOURCE_DIR}/cmake/CourseExpectUsage.cmake)
-  _course_test_properties(${tag}/demo/bad_options cpu "${tag};demo;cpu")
+  # A demo given bad options prints its usage and exits non-zero: one test per option set.
+  set(bad_option_sets ${L_DEMO_BAD_OPTIONS} "--size=-3" "--variant=no_such_rung" "--repeat=0")
+  set(index 0)
+  foreach(options IN LISTS bad_option_sets)
+    math(EXPR index "${index} + 1")
+    string(REPLACE " " "|" options_arg "${options}")   # one -D value; the script splits it
+    add_test(NAME ${tag}/demo/bad_options_${index}
+             COMMAND ${CMAKE_COMMAND} -DEXE=${checked_demo} "-DARGS=${options_arg}"
+                     -P ${PROJECT_SOURCE_DIR}/cmake/CourseExpectUsage.cmake)
+    _course_test_properties(${tag}/demo/bad_options_${index} cpu "${tag};demo;cpu")
+  endforeach()
 
   if(NOT COURSE_BUILD_SOLUTIONS)
     return()

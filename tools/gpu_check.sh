@@ -26,17 +26,17 @@ cmake --preset dev "${extra[@]}" >"$out/build.log" 2>&1 &&
 echo "build rc=$?" | tee -a "$out/summary.txt"
 grep -E "warning|error" "$out/build.log" | head -20 >>"$out/summary.txt"
 
-step tests: unit, solution, skeleton, mutant
-ctest --test-dir build/dev -LE sanitize --output-on-failure --output-junit "$top/build/dev/junit.xml" \
-  >"$out/ctest.log" 2>&1
-tail -n 40 "$out/ctest.log" | tee -a "$out/summary.txt"
-
 step demos
 for demo in build/dev/lessons/*/lesson*_demo_solution; do
   "$demo" >>"$out/demos.txt" 2>&1
   "$demo" --json >"$out/$(basename "$demo").json" 2>>"$out/demos.txt"
 done
 cat "$out/demos.txt" >>"$out/summary.txt"
+
+step tests: unit, solution, skeleton, mutant
+ctest --test-dir build/dev -LE sanitize --output-on-failure --output-junit "$top/build/dev/junit.xml" \
+  >"$out/ctest.log" 2>&1
+tail -n 40 "$out/ctest.log" | tee -a "$out/summary.txt"
 
 step grade the untouched skeleton
 cmake --preset student "${extra[@]}" >"$out/grade.txt" 2>&1 &&

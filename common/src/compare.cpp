@@ -21,13 +21,15 @@ std::string show(T value) {
   return out.str();
 }
 
-void note_mismatch(Comparison& result, std::size_t index, Extent extent, const std::string& expected,
-                   const std::string& got) {
+// Counts a mismatch; formats it (which is slow) only for the first few.
+template <class Expected, class Got>
+void note_mismatch(Comparison& result, std::size_t index, Extent extent, Expected expected,
+                   Got got) {
   ++result.mismatches;
   result.ok = false;
   if (result.mismatches <= kDetailLines)
-    result.details += "  at " + describe_index(index, extent) + ": expected " + expected +
-                      ", got " + got + "\n";
+    result.details += "  at " + describe_index(index, extent) + ": expected " + show(expected) +
+                      ", got " + show(got) + "\n";
 }
 
 template <class Ref>
@@ -47,7 +49,7 @@ Comparison compare_floats(std::span<const float> got, std::span<const Ref> expec
     const bool within = error <= tolerance.atol + tolerance.rtol * std::fabs(r);
     // NaN fails `within` by itself; a NaN expected where NaN is got also passes (IEEE inputs).
     const bool both_nan = std::isnan(g) && std::isnan(r);
-    if (!within && !both_nan) note_mismatch(result, i, extent, show(r), show(got[i]));
+    if (!within && !both_nan) note_mismatch(result, i, extent, r, got[i]);
     if (std::isfinite(error)) {
       error_sq += error * error;
       if (error > result.max_abs_error) {
@@ -99,7 +101,7 @@ Comparison compare_exact(std::span<const T> got, std::span<const T> expected, Ex
   }
   for (std::size_t i = 0; i < got.size(); ++i) {
     if (std::memcmp(&got[i], &expected[i], sizeof(T)) != 0) {
-      note_mismatch(result, i, extent, show(expected[i]), show(got[i]));
+      note_mismatch(result, i, extent, expected[i], got[i]);
       if (result.mismatches == 1) result.worst_index = i;
     }
   }

@@ -18,17 +18,32 @@ __global__ void table_kernel(float* __restrict__ y, unsigned n, float step) {
 
 //! [poly_global_kernel]
 // Horner's rule, p(x) = c0 + x (c1 + x (c2 + ...)): one fused multiply-add per coefficient.
-// Every thread reads the same coefficient at the same time from global memory: the cache
-// serves the whole warp with one access, but each coefficient still costs a load instruction
-// and a trip through the memory pipeline.
+// Each thread evaluates kPointsPerThread points, blockDim.x apart so that a warp's loads and
+// stores stay coalesced; every coefficient it reads then feeds four independent multiply-adds.
+// All threads of a warp read the same coefficient at the same time from global memory: the
+// cache serves the warp with one access, but each read is still a load instruction of its own.
 __global__ void poly_global_kernel(const float* __restrict__ coefficients, int degree,
                                    const float* __restrict__ x, float* __restrict__ y, unsigned n) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const float xi = x[i];
-  float value = coefficients[degree];
-  for (int k = degree - 1; k >= 0; --k) value = fmaf(value, xi, coefficients[k]);
-  y[i] = value;
+  const unsigned first = blockIdx.x * blockDim.x * kPointsPerThread + threadIdx.x;
+  float xi[kPointsPerThread];
+  float value[kPointsPerThread];
+#pragma unroll
+  for (int p = 0; p < kPointsPerThread; ++p) {
+    const unsigned i = first + p * blockDim.x;
+    xi[p] = i < n ? x[i] : 0.0f;
+    value[p] = coefficients[degree];
+  }
+#pragma unroll 4
+  for (int k = degree - 1; k >= 0; --k) {
+    const float c = coefficients[k];
+#pragma unroll
+    for (int p = 0; p < kPointsPerThread; ++p) value[p] = fmaf(value[p], xi[p], c);
+  }
+#pragma unroll
+  for (int p = 0; p < kPointsPerThread; ++p) {
+    const unsigned i = first + p * blockDim.x;
+    if (i < n) y[i] = value[p];
+  }
 }
 //! [poly_global_kernel]
 
@@ -41,7 +56,7 @@ void launch_table(float* d_y, unsigned n, float step, int block, cudaStream_t st
 
 void launch_poly_global(const float* d_coefficients, int degree, const float* d_x, float* d_y,
                         unsigned n, int block, cudaStream_t stream) {
-  poly_global_kernel<<<blocks_for(n, block), block, 0, stream>>>(d_coefficients, degree, d_x, d_y, n);
+  poly_global_kernel<<<poly_blocks_for(n, block), block, 0, stream>>>(d_coefficients, degree, d_x, d_y, n);
   CUDA_CHECK_LAST();
 }
 

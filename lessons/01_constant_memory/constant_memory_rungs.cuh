@@ -26,4 +26,14 @@ inline unsigned blocks_for(unsigned n, int block) {
   return (n + static_cast<unsigned>(block) - 1) / static_cast<unsigned>(block);
 }
 
+/// Points each thread of the polynomial kernels evaluates: every coefficient it reads then
+/// feeds this many independent multiply-adds.
+inline constexpr int kPointsPerThread = 4;
+
+/// Blocks of @p block threads covering @p n points, kPointsPerThread per thread.
+inline unsigned poly_blocks_for(unsigned n, int block) {
+  const unsigned per_block = static_cast<unsigned>(block) * kPointsPerThread;
+  return static_cast<unsigned>((static_cast<unsigned long long>(n) + per_block - 1) / per_block);
+}
+
 }  // namespace course::lesson01

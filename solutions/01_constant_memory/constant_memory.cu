@@ -15,33 +15,60 @@ __constant__ float c_coefficients[kMaxCoefficients];
 namespace {
 
 //! [poly_constant_kernel]
-// poly_global_kernel with the coefficients in constant memory. The loop index k is the same in
-// every thread, so each read is a broadcast; the compiler can even feed the constant straight
-// into the multiply-add, with no load instruction of its own.
+// poly_global_kernel with the coefficients in constant memory, and nothing else changed. The
+// loop index k is the same in every thread, so each read is a broadcast from the constant cache.
 __global__ void poly_constant_kernel(int degree, const float* __restrict__ x,
                                      float* __restrict__ y, unsigned n) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const float xi = x[i];
-  float value = c_coefficients[degree];
-  for (int k = degree - 1; k >= 0; --k) value = fmaf(value, xi, c_coefficients[k]);
-  y[i] = value;
+  const unsigned first = blockIdx.x * blockDim.x * kPointsPerThread + threadIdx.x;
+  float xi[kPointsPerThread];
+  float value[kPointsPerThread];
+#pragma unroll
+  for (int p = 0; p < kPointsPerThread; ++p) {
+    const unsigned i = first + p * blockDim.x;
+    xi[p] = i < n ? x[i] : 0.0f;
+    value[p] = c_coefficients[degree];
+  }
+#pragma unroll 4
+  for (int k = degree - 1; k >= 0; --k) {
+    const float c = c_coefficients[k];
+#pragma unroll
+    for (int p = 0; p < kPointsPerThread; ++p) value[p] = fmaf(value[p], xi[p], c);
+  }
+#pragma unroll
+  for (int p = 0; p < kPointsPerThread; ++p) {
+    const unsigned i = first + p * blockDim.x;
+    if (i < n) y[i] = value[p];
+  }
 }
 //! [poly_constant_kernel]
 
 //! [poly_constant_divergent_kernel]
-// The same evaluation with a coefficient set per element. Neighbouring threads now read
-// different constant addresses; the constant cache serves one address per step, so a warp
-// whose threads want n different words waits n steps for every coefficient.
+// The same evaluation with a coefficient set per point, set = i mod sets. Neighbouring threads
+// now read different constant addresses; the constant cache serves one address per step, so a
+// warp whose threads want m different words waits m steps for every coefficient.
 __global__ void poly_constant_divergent_kernel(int degree, int sets, const float* __restrict__ x,
                                                float* __restrict__ y, unsigned n) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const float* c = c_coefficients + (i % static_cast<unsigned>(sets)) * (degree + 1);
-  const float xi = x[i];
-  float value = c[degree];
-  for (int k = degree - 1; k >= 0; --k) value = fmaf(value, xi, c[k]);
-  y[i] = value;
+  const unsigned first = blockIdx.x * blockDim.x * kPointsPerThread + threadIdx.x;
+  float xi[kPointsPerThread];
+  float value[kPointsPerThread];
+  const float* c[kPointsPerThread];
+#pragma unroll
+  for (int p = 0; p < kPointsPerThread; ++p) {
+    const unsigned i = first + p * blockDim.x;
+    xi[p] = i < n ? x[i] : 0.0f;
+    c[p] = c_coefficients + (i % static_cast<unsigned>(sets)) * (degree + 1);
+    value[p] = c[p][degree];
+  }
+#pragma unroll 4
+  for (int k = degree - 1; k >= 0; --k) {
+#pragma unroll
+    for (int p = 0; p < kPointsPerThread; ++p) value[p] = fmaf(value[p], xi[p], c[p][k]);
+  }
+#pragma unroll
+  for (int p = 0; p < kPointsPerThread; ++p) {
+    const unsigned i = first + p * blockDim.x;
+    if (i < n) y[i] = value[p];
+  }
 }
 //! [poly_constant_divergent_kernel]
 
@@ -59,13 +86,13 @@ void copy_from_constant(float* h_coefficients, int count) {
 
 void launch_poly_constant(int degree, const float* d_x, float* d_y, unsigned n, int block,
                           cudaStream_t stream) {
-  poly_constant_kernel<<<blocks_for(n, block), block, 0, stream>>>(degree, d_x, d_y, n);
+  poly_constant_kernel<<<poly_blocks_for(n, block), block, 0, stream>>>(degree, d_x, d_y, n);
   CUDA_CHECK_LAST();
 }
 
 void launch_poly_constant_divergent(int degree, int sets, const float* d_x, float* d_y,
                                     unsigned n, int block, cudaStream_t stream) {
-  poly_constant_divergent_kernel<<<blocks_for(n, block), block, 0, stream>>>(degree, sets, d_x,
+  poly_constant_divergent_kernel<<<poly_blocks_for(n, block), block, 0, stream>>>(degree, sets, d_x,
                                                                               d_y, n);
   CUDA_CHECK_LAST();
 }
