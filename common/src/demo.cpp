@@ -148,7 +148,8 @@ int run_demo(int argc, char** argv, const DemoSpec& spec) {
   if (spec.add_options) spec.add_options(app);
 
   auto usage_error = [&](const std::string& message) {
-    std::cerr << "error: " << message << "\n\n" << app.help();
+    std::cerr << "error: " << message << "\nusage: " << app.get_name() << " [OPTIONS]\n\n"
+              << app.help();
     return 2;
   };
   try {

@@ -119,7 +119,7 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const PolyOptio
 int main(int argc, char** argv) {
   DemoSpec spec;
   spec.lesson = "01_constant_memory";
-  spec.description = "Lesson 01: a first kernel, and constant memory's broadcast and serialization.";
+  spec.description = "Lesson 01: a first kernel, and the broadcast and serialization of constant memory.";
   spec.size_help = "elements n, e.g. 67108864, 2^26 or 64M (default 2^26)";
   for (const auto& info : kVariants) spec.variant_names.emplace_back(info.name);
   PolyOptions poly_options;
