@@ -123,10 +123,17 @@ Ceiling pinned_copy(std::string name, std::size_t bytes, bool to_device) {
 
 }  // namespace
 
+namespace {
+std::FILE* announce_stream = nullptr;  // nullptr: standard output
+}  // namespace
+
+void set_announce_stream(std::FILE* stream) { announce_stream = stream; }
+
 void announce(const Ceiling& ceiling) {
-  std::printf("[course] ceiling: %s = %.1f %s (%s)\n", ceiling.name.c_str(), ceiling.value,
-              ceiling.unit.c_str(), ceiling.what.c_str());
-  std::fflush(stdout);
+  std::FILE* out = announce_stream != nullptr ? announce_stream : stdout;
+  std::fprintf(out, "[course] ceiling: %s = %.1f %s (%s)\n", ceiling.name.c_str(), ceiling.value,
+               ceiling.unit.c_str(), ceiling.what.c_str());
+  std::fflush(out);
 }
 
 const Ceiling& device_copy() {

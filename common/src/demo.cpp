@@ -167,8 +167,9 @@ int run_demo(int argc, char** argv, const DemoSpec& spec) {
     std::cerr << "demo_" << spec.lesson << ": cannot run: " << *reason << "\n";
     return 77;
   }
+  if (options.json || options.csv) ceilings::set_announce_stream(stderr);
   try {
-    if (!options.json) std::cout << "GPU: " << describe(gpu_info()) << "\n";
+    if (!options.json && !options.csv) std::cout << "GPU: " << describe(gpu_info()) << "\n";
     auto reports = spec.run(options);
     for (auto& report : reports) report.compute_ratios();
     if (options.json) {

@@ -22,7 +22,7 @@ enum class Variant {
 
 /// A rung's name and kind, for tables, tests and docs.
 struct VariantInfo {
-  Variant variant;
+  Variant variant;        ///< the rung
   std::string_view name;  ///< as the demo's --variant takes it
   std::string_view kind;  ///< given, exercise or stretch
 };
@@ -71,6 +71,8 @@ void sin_sqrt_table(float* d_y, std::size_t n, float step, cudaStream_t stream =
 /// @param[in]  d_x     device memory, n floats
 /// @param[out] d_y     device memory, n floats
 /// @param[in]  n       elements, n <= kMaxElements; 0 is a no-op
+/// @param[in]  stream  the stream to launch on (asynchronous)
+/// @param[in]  block   threads per block, a multiple of 32 in [32, 1024]
 /// @throws std::invalid_argument for a null pointer, a bad degree, n or block.
 void poly_global(const float* d_coefficients, int degree, const float* d_x, float* d_y,
                  std::size_t n, cudaStream_t stream = {}, int block = kDefaultBlock);
@@ -78,6 +80,8 @@ void poly_global(const float* d_coefficients, int degree, const float* d_x, floa
 /// Copies @p sets coefficient sets of degree + 1 floats each (set s at h_coefficients +
 /// s * (degree + 1)) into the __constant__ buffer with cudaMemcpyToSymbol. Synchronous.
 /// @param[in] h_coefficients host memory, sets * (degree + 1) floats
+/// @param[in] degree 0 <= degree <= kMaxDegree
+/// @param[in] sets   coefficient sets, at least 1
 /// @throws std::invalid_argument for a null pointer, a bad degree, or sets * (degree + 1) over
 ///         kMaxCoefficients.
 void upload_coefficients(const float* h_coefficients, int degree, int sets = 1);

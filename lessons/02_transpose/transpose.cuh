@@ -22,7 +22,7 @@ enum class Variant {
 
 /// A rung's name and kind, for tables, tests and docs.
 struct VariantInfo {
-  Variant variant;
+  Variant variant;        ///< the rung
   std::string_view name;  ///< as the demo's --variant takes it
   std::string_view kind;  ///< given, exercise or stretch
 };

@@ -31,8 +31,10 @@ class DeviceBuffer {
   explicit DeviceBuffer(std::span<const T> host) : DeviceBuffer(host.size()) { upload(host); }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  /// Takes over @p other's memory; @p other is left empty.
   DeviceBuffer(DeviceBuffer&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  /// Frees this buffer's memory and takes over @p other's; @p other is left empty.
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
     if (this != &other) {
       detail::device_free(data_);
@@ -43,10 +45,15 @@ class DeviceBuffer {
   }
   ~DeviceBuffer() { detail::device_free(data_); }
 
+  /// The device address of the first element (nullptr when empty).
   [[nodiscard]] T* data() noexcept { return data_; }
+  /// The device address of the first element (nullptr when empty).
   [[nodiscard]] const T* data() const noexcept { return data_; }
+  /// Elements held.
   [[nodiscard]] std::size_t size() const noexcept { return count_; }
+  /// Bytes held.
   [[nodiscard]] std::size_t bytes() const noexcept { return count_ * sizeof(T); }
+  /// True when the buffer holds no element.
   [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
 
   /// Copies @p host to the start of the buffer (host.size() <= size()), synchronously.
@@ -113,10 +120,12 @@ class HostBuffer {
         kind_(kind) {}
   HostBuffer(const HostBuffer&) = delete;
   HostBuffer& operator=(const HostBuffer&) = delete;
+  /// Takes over @p other's memory; @p other is left empty.
   HostBuffer(HostBuffer&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)),
         count_(std::exchange(other.count_, 0)),
         kind_(other.kind_) {}
+  /// Frees this buffer's memory and takes over @p other's; @p other is left empty.
   HostBuffer& operator=(HostBuffer&& other) noexcept {
     if (this != &other) {
       detail::host_free(data_, kind_);
@@ -128,16 +137,27 @@ class HostBuffer {
   }
   ~HostBuffer() { detail::host_free(data_, kind_); }
 
+  /// The host address of the first element (nullptr when empty).
   [[nodiscard]] T* data() noexcept { return data_; }
+  /// The host address of the first element (nullptr when empty).
   [[nodiscard]] const T* data() const noexcept { return data_; }
+  /// Elements held.
   [[nodiscard]] std::size_t size() const noexcept { return count_; }
+  /// Bytes held.
   [[nodiscard]] std::size_t bytes() const noexcept { return count_ * sizeof(T); }
+  /// The kind of host memory.
   [[nodiscard]] HostMemory kind() const noexcept { return kind_; }
+  /// All elements, as a span.
   [[nodiscard]] std::span<T> span() noexcept { return {data_, count_}; }
+  /// All elements, as a span.
   [[nodiscard]] std::span<const T> span() const noexcept { return {data_, count_}; }
+  /// Element @p i (unchecked).
   T& operator[](std::size_t i) noexcept { return data_[i]; }
+  /// Element @p i (unchecked).
   const T& operator[](std::size_t i) const noexcept { return data_[i]; }
+  /// The first element, for range-for and algorithms.
   T* begin() noexcept { return data_; }
+  /// One past the last element.
   T* end() noexcept { return data_ + count_; }
 
   /// The device's address of a Mapped buffer (cudaHostGetDevicePointer), for kernels that read

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdio>
 #include <string>
 
 #include "course/timer.hpp"
@@ -58,8 +59,12 @@ struct Ceiling {
 /// Pinned device-to-host copy of @p bytes, GB/s.
 [[nodiscard]] const Ceiling& pinned_device_to_host(std::size_t bytes);
 
-/// Prints "[course] ceiling: <name> = <value> <unit> (<what>)" on standard output: the line the
-/// grader shows at the head of its report.
+/// Prints "[course] ceiling: <name> = <value> <unit> (<what>)": the line the grader shows at the
+/// head of its report. Goes to standard output unless redirected with set_announce_stream().
 void announce(const Ceiling& ceiling);
+
+/// Where announce() writes: standard output by default; a demo printing JSON or CSV sends the
+/// lines to standard error so that its standard output stays machine-readable.
+void set_announce_stream(std::FILE* stream);
 
 }  // namespace course::ceilings

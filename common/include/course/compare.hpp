@@ -16,6 +16,7 @@ struct Extent {
   std::size_t x = 1;  ///< columns (fastest)
   std::size_t y = 1;  ///< rows
   std::size_t z = 1;  ///< planes
+  /// Elements in the shape.
   [[nodiscard]] std::size_t count() const noexcept { return x * y * z; }
 };
 
@@ -37,6 +38,7 @@ struct Comparison {
   std::size_t worst_index = 0;  ///< where it is
   double rel_l2_error = 0.0;    ///< ||got - ref|| / ||ref|| (floats)
   std::string details;          ///< the first mismatches, one per line
+  /// True when every element matched.
   [[nodiscard]] explicit operator bool() const noexcept { return ok; }
   /// One paragraph: "3 of 1000 elements differ; first at (row 3, col 17): expected 1.5, got nan…"
   [[nodiscard]] std::string report() const;
@@ -56,6 +58,7 @@ template <class T>
                                        std::span<const float> expected, Tolerance tolerance,
                                        Extent extent);
 
+/// @cond
 extern template Comparison compare_exact<float>(std::span<const float>, std::span<const float>,
                                                 Extent);
 extern template Comparison compare_exact<std::int32_t>(std::span<const std::int32_t>,
@@ -64,5 +67,6 @@ extern template Comparison compare_exact<std::uint32_t>(std::span<const std::uin
                                                         std::span<const std::uint32_t>, Extent);
 extern template Comparison compare_exact<std::uint8_t>(std::span<const std::uint8_t>,
                                                        std::span<const std::uint8_t>, Extent);
+/// @endcond
 
 }  // namespace course

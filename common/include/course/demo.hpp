@@ -29,6 +29,7 @@ struct LadderRow {
   double speedup = 0.0;     ///< over the report's baseline rung
   double share = 0.0;       ///< of the report's ceiling
   std::string note;         ///< extra, e.g. threads per block
+  /// True when the rung ran to the end (right or wrong), so its timing means something.
   [[nodiscard]] bool ran() const { return status == "ok" || status == "WRONG"; }
 };
 
@@ -37,8 +38,8 @@ struct LadderReport {
   std::string title;        ///< e.g. "transpose, 8192 x 8192 floats"
   std::string metric_unit;  ///< e.g. "GB/s"
   std::string baseline;     ///< the rung speedups are relative to
-  ceilings::Ceiling ceiling;
-  std::vector<LadderRow> rows;
+  ceilings::Ceiling ceiling;      ///< the ceiling the shares are of, measured in this run
+  std::vector<LadderRow> rows;    ///< one per rung, in teaching order
   std::vector<std::string> notes;  ///< printed under the table
   /// Fills each row's speedup and share from its timing and metric.
   void compute_ratios();
@@ -59,6 +60,7 @@ struct DemoOptions {
   int repeat = 20;                    ///< --repeat, timed runs per rung
   bool csv = false;                   ///< --csv
   bool json = false;                  ///< --json
+  /// True when @p variant should run: no --variant was given, or it was named.
   [[nodiscard]] bool wants(const std::string& variant) const;
 };
 

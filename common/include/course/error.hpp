@@ -15,6 +15,8 @@ namespace course {
 /// A CUDA runtime call failed. what() names the call, the file and line, and CUDA's message.
 class CudaError : public std::runtime_error {
  public:
+  /// @param code CUDA's error; @param expression the failing call, as written;
+  /// @param file, line where it was made.
   CudaError(cudaError_t code, const char* expression, const char* file, int line);
   /// The CUDA error code returned by the failing call.
   [[nodiscard]] cudaError_t code() const noexcept { return code_; }

@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Expands the directives of the Marp decks into plain Markdown, so that no code is ever pasted.
+
+    inject.py --source-dir REPO --out BUILD/slides/src [--edition student|instructor]
+              [--results-dir slides/results] DECK.md...
+
+Directives, each alone on its line:
+
+    <!-- snippet: lessons/02_transpose/transpose_given.cu naive_kernel -->
+        The lines between the two `//! [naive_kernel]` markers of that file (a path relative to
+        the repository), as a ```cpp block, indentation removed. Add `no-comments` after the name
+        to drop the comment-only lines. In the student edition a snippet of a file under
+        solutions/ becomes the line "(solution shown in the instructor edition)".
+
+    <!-- results: lessons/02_transpose -->
+        The lesson's measured ladder, from RESULTS_DIR/02_transpose.json (the output of
+        `lesson02_demo_solution --json`), as one Markdown table per ladder with a caption naming
+        the GPU; without that file, a line saying how to make it.
+
+Every deck is written to OUT/<same name>. A missing file or marker, a marker found once or three
+times, or unreadable results stop the script with exit code 1 and a message naming the deck
+and line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import textwrap
+from pathlib import Path
+
+SNIPPET = re.compile(r"^\s*<!--\s*snippet:\s*(?P<args>.*?)\s*-->\s*$")
+RESULTS = re.compile(r"^\s*<!--\s*results:\s*(?P<args>.*?)\s*-->\s*$")
+HIDDEN = "*(solution shown in the instructor edition)*"
+
+
+class DeckError(Exception):
+    pass
+
+
+def markers(path: Path) -> dict[str, list[int]]:
+    """Marker name -> the line indices of its `//! [name]` lines."""
+    found: dict[str, list[int]] = {}
+    for index, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
+        match = re.match(r"^\s*//!\s*\[([^\]]+)\]\s*$", line)
+        if match:
+            found.setdefault(match.group(1), []).append(index)
+    return found
+
+
+def snippet(source_dir: Path, relative: str, name: str, comments: bool) -> list[str]:
+    path = source_dir / relative
+    if not path.is_file():
+        raise DeckError(f"no file {relative} (looked for {path})")
+    found = markers(path)
+    lines = found.get(name)
+    if not lines:
+        known = ", ".join(sorted(found)) or "none"
+        raise DeckError(f"no marker '//! [{name}]' in {relative} (its markers: {known})")
+    if len(lines) != 2:
+        raise DeckError(f"'//! [{name}]' appears {len(lines)} times in {relative}; it must "
+                        f"open and close one region")
+    text = path.read_text(encoding="utf-8").splitlines()[lines[0] + 1:lines[1]]
+    if not comments:
+        text = [line for line in text if not line.strip().startswith("//")]
+    body = textwrap.dedent("\n".join(text)).strip("\n")
+    if not body:
+        raise DeckError(f"the region [{name}] of {relative} is empty")
+    return ["```cpp", *body.splitlines(), "```"]
+
+
+def number(value, digits: int, suffix: str = "") -> str:
+    if not isinstance(value, (int, float)) or value <= 0:
+        return "—"
+    return f"{value:.{digits}f}{suffix}"
+
+
+def results(results_dir: Path, lesson_dir: str) -> list[str]:
+    lesson = Path(lesson_dir).name                    # 02_transpose
+    tag = "lesson" + lesson[:2]                       # lesson02
+    path = results_dir / f"{lesson}.json"
+    if not path.is_file():
+        return [f"Run `{tag}_demo_solution --json` to fill this table.",
+                "",
+                f"<small>(save its output as `slides/results/{lesson}.json` and build the slides "
+                f"again)</small>"]
+    try:
+        text = path.read_text(encoding="utf-8")
+        # Tolerate lines the demo prints before its JSON (e.g. "[course] ceiling: ...").
+        start = re.search(r"^\{", text, re.M)
+        doc = json.loads(text[start.start():] if start else text)
+        gpu = doc["gpu"]
+        out: list[str] = []
+        for table in doc["tables"]:
+            unit = table["metric_unit"]
+            ceiling = table["ceiling"]
+            if out:
+                out.append("")
+            out.append(f"**{table['title']}** — measured on {gpu}")
+            out.append("")
+            out.append(f"| rung | kind | status | median ms | {unit} | speedup over "
+                       f"`{table['baseline']}` | share of {ceiling['name']} |")
+            out.append("|---|---|---|--:|--:|--:|--:|")
+            for row in table.get("rows", []):
+                out.append(f"| `{row['rung']}` | {row['kind']} | {row['status']} | "
+                           f"{number(row.get('median_ms'), 3)} | {number(row.get('metric'), 1)} | "
+                           f"{number(row.get('speedup'), 2, '×')} | "
+                           f"{number(row.get('share'), 2)} |")
+            out.append("")
+            out.append(f"<small>Ceiling: {ceiling['name']} = {number(ceiling['value'], 1)} "
+                       f"{ceiling['unit']} ({ceiling['what']}).</small>")
+        return out
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise DeckError(f"{path}: not the output of `{tag}_demo_solution --json` "
+                        f"({type(error).__name__}: {error})") from error
+
+
+def expand(deck: Path, source_dir: Path, results_dir: Path, edition: str) -> tuple[str, int]:
+    out: list[str] = []
+    count = 0
+    in_fence = False
+    for number_, line in enumerate(deck.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.lstrip().startswith("```"):
+            in_fence = not in_fence
+        snippet_match = None if in_fence else SNIPPET.match(line)
+        results_match = None if in_fence else RESULTS.match(line)
+        try:
+            if snippet_match:
+                args = snippet_match.group("args").split()
+                if len(args) not in (2, 3) or (len(args) == 3 and args[2] != "no-comments"):
+                    raise DeckError("write <!-- snippet: <file> <marker> [no-comments] -->")
+                relative, name = args[0], args[1]
+                if edition == "student" and Path(relative).parts[0] == "solutions":
+                    out.append(HIDDEN)
+                else:
+                    out.extend(snippet(source_dir, relative, name, comments=len(args) == 2))
+                count += 1
+            elif results_match:
+                args = results_match.group("args").split()
+                if len(args) != 1:
+                    raise DeckError("write <!-- results: lessons/<NN_name> -->")
+                out.extend(results(results_dir, args[0]))
+                count += 1
+            else:
+                out.append(line)
+        except DeckError as error:
+            raise DeckError(f"{deck}:{number_}: {error}") from None
+    return "\n".join(out) + "\n", count
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("decks", nargs="+", type=Path, help="the decks (Markdown)")
+    parser.add_argument("--source-dir", required=True, type=Path, help="the repository")
+    parser.add_argument("--out", required=True, type=Path, help="where the expanded decks go")
+    parser.add_argument("--edition", choices=("student", "instructor"), default="student")
+    parser.add_argument("--results-dir", type=Path,
+                        help="the demos' JSON outputs (default: <source-dir>/slides/results)")
+    args = parser.parse_args()
+    results_dir = args.results_dir or args.source_dir / "slides" / "results"
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    for deck in args.decks:
+        try:
+            text, count = expand(deck, args.source_dir, results_dir, args.edition)
+        except DeckError as error:
+            print(f"inject.py: error: {error}", file=sys.stderr)
+            return 1
+        (args.out / deck.name).write_text(text, encoding="utf-8")
+        print(f"inject.py: {deck.name}: {count} directives expanded ({args.edition} edition)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

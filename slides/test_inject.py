@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Tests of inject.py, and of the decks themselves: every directive of every deck expands, and
+the student edition holds no solution code. Needs neither Node nor Marp.
+
+    python3 slides/test_inject.py            (CTest: slides/inject, labels unit;cpu;slides)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+SLIDES = Path(__file__).resolve().parent
+REPO = SLIDES.parent
+INJECT = SLIDES / "inject.py"
+DECKS = sorted((SLIDES / "decks").glob("*.md"))
+LESSON_TEXT = "\n".join(p.read_text(encoding="utf-8", errors="replace")
+                        for p in sorted((REPO / "lessons").rglob("*")) if p.is_file())
+
+
+def run(*args: str | Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(INJECT), *map(str, args)], capture_output=True,
+                          text=True)
+
+
+def region(path: Path, name: str) -> list[str]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    where = [i for i, line in enumerate(lines) if line.strip() == f"//! [{name}]"]
+    return lines[where[0] + 1:where[1]]
+
+
+class Decks(unittest.TestCase):
+    def expand(self, edition: str, results: Path) -> dict[str, str]:
+        with tempfile.TemporaryDirectory() as out:
+            done = run("--source-dir", REPO, "--out", out, "--edition", edition,
+                       "--results-dir", results, *DECKS)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            return {p.name: p.read_text(encoding="utf-8") for p in Path(out).glob("*.md")}
+
+    def test_every_directive_expands_in_both_editions(self):
+        self.assertTrue(DECKS, "no deck in slides/decks")
+        have_solutions = (REPO / "solutions").is_dir()  # a student checkout has none
+        with tempfile.TemporaryDirectory() as empty:
+            student = self.expand("student", Path(empty))
+            instructor = self.expand("instructor", Path(empty)) if have_solutions else student
+        for deck in DECKS:
+            text = deck.read_text(encoding="utf-8")
+            directives = re.findall(r"<!--\s*snippet:\s*(\S+)\s+(\S+)", text)
+            for edition in (student, instructor):
+                self.assertNotIn("<!-- snippet:", edition[deck.name])
+                self.assertNotIn("<!-- results:", edition[deck.name])
+            for file_name, name in directives:
+                if file_name.startswith("solutions/") and not have_solutions:
+                    self.assertIn("(solution shown in the instructor edition)", student[deck.name])
+                    continue
+                code = [line.strip() for line in region(REPO / file_name, name)
+                        if line.strip() and not line.strip().startswith("//")]
+                if file_name.startswith("solutions/"):
+                    # Check a line that only the solution has; a region that the skeleton
+                    # already spells out (e.g. the __constant__ declaration) has nothing to hide.
+                    code = [line for line in code if line not in LESSON_TEXT] or code
+                longest = max(code, key=len)
+                self.assertIn(longest, instructor[deck.name], f"{file_name} {name}")
+                if file_name.startswith("solutions/"):
+                    self.assertIn("(solution shown in the instructor edition)",
+                                  student[deck.name])
+                    if longest not in LESSON_TEXT:
+                        self.assertNotIn(longest, student[deck.name],
+                                         f"student {deck.name} shows {file_name} {name}")
+                else:
+                    self.assertIn(longest, student[deck.name], f"{file_name} {name}")
+
+
+class Directives(unittest.TestCase):
+    def inject(self, deck_text: str, results: Path | None = None,
+               edition: str = "instructor") -> tuple[subprocess.CompletedProcess, str]:
+        with tempfile.TemporaryDirectory() as work:
+            deck = Path(work) / "deck.md"
+            deck.write_text(deck_text, encoding="utf-8")
+            out = Path(work) / "out"
+            done = run("--source-dir", REPO, "--out", out, "--edition", edition,
+                       "--results-dir", results or Path(work) / "none", deck)
+            produced = out / "deck.md"
+            return done, produced.read_text(encoding="utf-8") if produced.is_file() else ""
+
+    def test_snippet_becomes_a_cpp_block(self):
+        done, text = self.inject(
+            "a\n<!-- snippet: lessons/02_transpose/transpose_given.cu naive_kernel -->\nb\n")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("```cpp\n// The copy with the output index swapped.", text)
+        self.assertIn("out[at(col, row, rows)] = in[at(row, col, cols)];", text)
+        self.assertTrue(text.startswith("a\n```cpp") and text.endswith("```\nb\n"), text)
+
+    def test_no_comments_drops_comment_lines(self):
+        done, text = self.inject(
+            "<!-- snippet: lessons/02_transpose/transpose_given.cu naive_kernel no-comments -->\n")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertNotIn("// The copy", text)
+        self.assertIn("__global__ void naive_kernel", text)
+
+    def test_student_edition_hides_solutions(self):
+        done, text = self.inject(
+            "<!-- snippet: solutions/02_transpose/transpose.cu padded_kernel -->\n",
+            edition="student")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("(solution shown in the instructor edition)", text)
+        self.assertNotIn("kTile + 1", text)
+
+    def test_missing_marker_fails_clearly(self):
+        done, _ = self.inject(
+            "x\n<!-- snippet: lessons/02_transpose/transpose_given.cu no_such_marker -->\n")
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("deck.md:2", done.stderr)
+        self.assertIn("no marker '//! [no_such_marker]'", done.stderr)
+        self.assertIn("naive_kernel", done.stderr)  # the markers that do exist
+
+    def test_missing_file_fails_clearly(self):
+        done, _ = self.inject("<!-- snippet: lessons/nowhere.cu kernel -->\n")
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("no file lessons/nowhere.cu", done.stderr)
+
+    def test_results_without_a_file(self):
+        done, text = self.inject("<!-- results: lessons/02_transpose -->\n")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("Run `lesson02_demo_solution --json` to fill this table.", text)
+
+    def test_results_table(self):
+        doc = {"lesson": "02_transpose", "gpu": "NVIDIA Test GPU (cc 9.0, 132 SMs)",
+               "tables": [{"title": "transpose, 8192 x 8192 floats", "metric_unit": "GB/s",
+                           "baseline": "naive",
+                           "ceiling": {"name": "device copy", "value": 3000.0, "unit": "GB/s",
+                                       "what": "1 GiB cudaMemcpy"},
+                           "rows": [{"rung": "naive", "kind": "given", "status": "ok",
+                                     "median_ms": 1.5, "metric": 357.9, "speedup": 1.0,
+                                     "share": 0.12, "note": ""},
+                                    {"rung": "tiled", "kind": "exercise", "status": "ok",
+                                     "median_ms": 0.5, "metric": 1073.7, "speedup": 3.0,
+                                     "share": 0.36, "note": ""}],
+                           "notes": []}]}
+        with tempfile.TemporaryDirectory() as results:
+            (Path(results) / "02_transpose.json").write_text(json.dumps(doc), encoding="utf-8")
+            done, text = self.inject("<!-- results: lessons/02_transpose -->\n", Path(results))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("measured on NVIDIA Test GPU (cc 9.0, 132 SMs)", text)
+        self.assertIn("| `tiled` | exercise | ok | 0.500 | 1073.7 | 3.00× | 0.36 |", text)
+
+    def test_bad_results_fail_clearly(self):
+        with tempfile.TemporaryDirectory() as results:
+            (Path(results) / "02_transpose.json").write_text("{", encoding="utf-8")
+            done, _ = self.inject("<!-- results: lessons/02_transpose -->\n", Path(results))
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("not the output of `lesson02_demo_solution --json`", done.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
