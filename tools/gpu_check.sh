@@ -29,8 +29,9 @@ grep -E "warning|error" "$out/build.log" | head -20 >>"$out/summary.txt"
 step demos
 for demo in build/dev/lessons/*/lesson*_demo_solution; do
   "$demo" >>"$out/demos.txt" 2>&1
-  "$demo" --json >"$out/$(basename "$demo").json" 2>>"$out/demos.txt"
+  "$demo" --json >"build/dev/$(basename "$demo").json" 2>>"$out/demos.txt"
 done
+tar -czf "$out/results.tgz" -C build/dev $(cd build/dev && ls lesson*_demo_solution.json)
 cat "$out/demos.txt" >>"$out/summary.txt"
 
 step tests: unit, solution, skeleton, mutant

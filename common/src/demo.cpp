@@ -35,16 +35,24 @@ std::string fixed(double value, int digits) {
 
 std::vector<std::vector<std::string>> table_cells(const LadderReport& report) {
   std::vector<std::vector<std::string>> cells;
-  cells.push_back({"rung", "kind", "status", "time ms", report.metric_unit,
-                   "x " + report.baseline, "of ceiling", "note"});
+  std::vector<std::string> header{"rung", "kind", "status", "time ms", report.metric_unit,
+                                  "x " + report.baseline, "of ceiling"};
+  header.insert(header.end(), report.extra_columns.begin(), report.extra_columns.end());
+  header.push_back("note");
+  cells.push_back(header);
   for (const auto& row : report.rows) {
-    if (!row.ran()) {
-      cells.push_back({row.rung, row.kind, row.status, "-", "-", "-", "-", row.note});
-      continue;
+    std::vector<std::string> line{row.rung, row.kind, row.status};
+    if (row.ran()) {
+      line.insert(line.end(), {fixed(row.timing.median_ms, 3), fixed(row.metric, 1),
+                               row.speedup > 0 ? fixed(row.speedup, 2) : "-",
+                               row.share > 0 ? fixed(100.0 * row.share, 1) + " %" : "-"});
+    } else {
+      line.insert(line.end(), {"-", "-", "-", "-"});
     }
-    cells.push_back({row.rung, row.kind, row.status, fixed(row.timing.median_ms, 3),
-                     fixed(row.metric, 1), row.speedup > 0 ? fixed(row.speedup, 2) : "-",
-                     row.share > 0 ? fixed(100.0 * row.share, 1) + " %" : "-", row.note});
+    for (std::size_t c = 0; c < report.extra_columns.size(); ++c)
+      line.push_back(row.ran() && c < row.extra.size() ? row.extra[c] : "-");
+    line.push_back(row.note);
+    cells.push_back(line);
   }
   return cells;
 }
@@ -61,7 +69,7 @@ void print_text(const LadderReport& report, std::ostream& out) {
       << report.ceiling.unit << " (" << report.ceiling.what << ")\n\n";
   for (std::size_t r = 0; r < cells.size(); ++r) {
     for (std::size_t c = 0; c < cells[r].size(); ++c) {
-      const bool left = c < 3 || c + 1 == cells[r].size();
+      const bool left = c < 3 || c + 1 == cells[r].size();  // names and the note; numbers right
       out << (left ? std::left : std::right) << std::setw(static_cast<int>(width[c]))
           << cells[r][c] << (c + 1 < cells[r].size() ? "  " : "");
     }
@@ -76,12 +84,17 @@ void print_text(const LadderReport& report, std::ostream& out) {
 }
 
 void print_csv(const LadderReport& report, std::ostream& out) {
-  out << "table,rung,kind,status,median_ms,min_ms,max_ms,metric,unit,speedup,share,note\n";
+  out << "table,rung,kind,status,median_ms,min_ms,max_ms,metric,unit,speedup,share,note";
+  for (const auto& column : report.extra_columns) out << ",\"" << column << '"';
+  out << "\n";
   for (const auto& row : report.rows) {
     out << '"' << report.title << "\"," << row.rung << ',' << row.kind << ',' << row.status << ','
         << row.timing.median_ms << ',' << row.timing.min_ms << ',' << row.timing.max_ms << ','
         << row.metric << ',' << report.metric_unit << ',' << row.speedup << ',' << row.share
-        << ",\"" << row.note << "\"\n";
+        << ",\"" << row.note << '"';
+    for (std::size_t c = 0; c < report.extra_columns.size(); ++c)
+      out << ',' << (c < row.extra.size() ? row.extra[c] : "");
+    out << "\n";
   }
 }
 
@@ -109,6 +122,8 @@ std::string to_json(const std::vector<LadderReport>& reports, const std::string&
                                {"speedup", row.speedup},
                                {"share", row.share},
                                {"note", row.note}});
+      for (std::size_t c = 0; c < report.extra_columns.size() && c < row.extra.size(); ++c)
+        table["rows"].back()["extra"][report.extra_columns[c]] = row.extra[c];
     }
     table["notes"] = report.notes;
     doc["tables"].push_back(table);

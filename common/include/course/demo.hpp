@@ -29,6 +29,7 @@ struct LadderRow {
   double speedup = 0.0;     ///< over the report's baseline rung
   double share = 0.0;       ///< of the report's ceiling
   std::string note;         ///< extra, e.g. threads per block
+  std::vector<std::string> extra;  ///< values of the report's extra columns, in their order
   /// True when the rung ran to the end (right or wrong), so its timing means something.
   [[nodiscard]] bool ran() const { return status == "ok" || status == "WRONG"; }
 };
@@ -41,6 +42,7 @@ struct LadderReport {
   ceilings::Ceiling ceiling;      ///< the ceiling the shares are of, measured in this run
   std::vector<LadderRow> rows;    ///< one per rung, in teaching order
   std::vector<std::string> notes;  ///< printed under the table
+  std::vector<std::string> extra_columns;  ///< headers of lesson-specific columns (e.g. "H2D ms")
   /// Fills each row's speedup and share from its timing and metric.
   void compute_ratios();
 };

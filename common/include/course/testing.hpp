@@ -17,6 +17,7 @@
 #include "course/error.hpp"
 #include "course/gpu.hpp"
 #include "course/grading.hpp"
+#include "course/stream.hpp"
 #include "course/timer.hpp"
 
 /// The threshold of @p test, read from this lesson's README grading table.

@@ -1,0 +1,224 @@
+// Lesson 06, the exercises solved: a shared-memory blur, a sliding window, and every way of
+// getting the vector to the GPU and back.
+#include <algorithm>
+#include <vector>
+
+#include "box_blur_rungs.cuh"
+#include "course/buffer.hpp"
+#include "course/error.hpp"
+#include "course/stream.hpp"
+#include "course/timer.hpp"
+
+namespace course::lesson06 {
+
+namespace {
+
+// The inputs a range may read: [begin - R, end + R) clipped to [0, n).
+__host__ __device__ inline long long halo_low(Range range, int radius) {
+  return range.begin > static_cast<std::size_t>(radius) ? static_cast<long long>(range.begin) - radius : 0;
+}
+__host__ __device__ inline long long halo_high(Range range, int radius, std::size_t n) {
+  return static_cast<long long>(range.end + radius < n ? range.end + radius : n);
+}
+
+//! [shared_halo_kernel]
+// The block first copies the inputs all its threads need into shared memory: its own blockDim.x
+// elements and a halo of R on each side, 2R + blockDim.x in all, read once and coalesced. After
+// the barrier each thread sums its 2R + 1 neighbours from shared memory. Loads outside the
+// vector (or outside the chunk's halo) are never made: the ends of the vector read nothing past
+// its edges, the seed's version did.
+__global__ void shared_halo_kernel(const float* __restrict__ in, float* __restrict__ out,
+                                   std::size_t n, int radius, Range range) {
+  extern __shared__ float tile[];  // blockDim.x + 2 * radius floats
+  const std::size_t block_first = range.begin + blockIdx.x * static_cast<std::size_t>(blockDim.x);
+  const long long low = halo_low(range, radius), high = halo_high(range, radius, n);
+  for (int t = threadIdx.x; t < static_cast<int>(blockDim.x) + 2 * radius; t += blockDim.x) {
+    const long long g = static_cast<long long>(block_first) - radius + t;
+    tile[t] = g >= low && g < high ? in[g] : 0.0f;
+  }
+  // Every thread reads neighbours that other threads loaded.
+  __syncthreads();
+  const std::size_t i = block_first + threadIdx.x;
+  if (i >= range.end) return;
+  const int c = threadIdx.x + radius;
+  const std::size_t r = static_cast<std::size_t>(radius);
+  if (i < r || i + r >= n) {
+    out[i] = tile[c];
+    return;
+  }
+  float sum = 0.0f;
+  for (int j = -radius; j <= radius; ++j) sum += tile[c + j];
+  out[i] = sum / static_cast<float>(2 * radius + 1);
+}
+//! [shared_halo_kernel]
+
+//! [sliding_window_kernel]
+// Each thread computes kOutputsPerThread consecutive outputs. It sums its first window once,
+// then slides it: add the element that enters, subtract the one that leaves. Two additions per
+// output whatever R is, instead of 2R + 1. Thread t starts at tile[9 t], and 9 is odd, so the
+// 32 threads of a warp read 32 different banks at every step.
+constexpr int kOutputsPerThread = 9;
+
+__global__ void sliding_window_kernel(const float* __restrict__ in, float* __restrict__ out,
+                                      std::size_t n, int radius, Range range) {
+  extern __shared__ float tile[];  // blockDim.x * kOutputsPerThread + 2 * radius floats
+  const std::size_t block_first =
+      range.begin + blockIdx.x * static_cast<std::size_t>(blockDim.x) * kOutputsPerThread;
+  const int span = static_cast<int>(blockDim.x) * kOutputsPerThread + 2 * radius;
+  const long long low = halo_low(range, radius), high = halo_high(range, radius, n);
+  for (int t = threadIdx.x; t < span; t += blockDim.x) {
+    const long long g = static_cast<long long>(block_first) - radius + t;
+    tile[t] = g >= low && g < high ? in[g] : 0.0f;
+  }
+  __syncthreads();
+  const std::size_t first = block_first + threadIdx.x * static_cast<std::size_t>(kOutputsPerThread);
+  const int base = threadIdx.x * kOutputsPerThread + radius;
+  const std::size_t r = static_cast<std::size_t>(radius);
+  const float width = static_cast<float>(2 * radius + 1);
+  // Near the ends of the vector the window holds zeros for elements that do not exist; those
+  // outputs are copies, and once i >= R every element of the window is real.
+  float sum = 0.0f;
+  for (int j = -radius; j <= radius; ++j) sum += tile[base + j];
+  for (int k = 0; k < kOutputsPerThread; ++k) {
+    const std::size_t i = first + k;
+    if (i >= range.end) break;
+    out[i] = i < r || i + r >= n ? tile[base + k] : sum / width;
+    if (k + 1 < kOutputsPerThread) sum += tile[base + k + radius + 1] - tile[base + k - radius];
+  }
+}
+//! [sliding_window_kernel]
+
+unsigned blocks_for(Range range, std::size_t per_block) {
+  return static_cast<unsigned>((range.end - range.begin + per_block - 1) / per_block);
+}
+
+}  // namespace
+
+void launch_shared_halo(const float* d_in, float* d_out, std::size_t n, int radius, Range range,
+                        int block, cudaStream_t stream) {
+  const std::size_t shared = (block + 2 * radius) * sizeof(float);
+  shared_halo_kernel<<<blocks_for(range, block), block, shared, stream>>>(d_in, d_out, n, radius, range);
+  CUDA_CHECK_LAST();
+}
+
+void launch_sliding_window(const float* d_in, float* d_out, std::size_t n, int radius,
+                           Range range, int block, cudaStream_t stream) {
+  const std::size_t shared = (block * kOutputsPerThread + 2 * radius) * sizeof(float);
+  sliding_window_kernel<<<blocks_for(range, std::size_t(block) * kOutputsPerThread), block, shared,
+                          stream>>>(d_in, d_out, n, radius, range);
+  CUDA_CHECK_LAST();
+}
+
+//! [pipeline_pinned]
+// Page-locked memory: the DMA engine reads it directly, without the driver's staging copy.
+PipelineTimes pipeline_pinned(std::span<const float> input, std::span<float> output,
+                              const PipelineOptions& options) {
+  HostBuffer<float> h_in(input.size(), HostMemory::Pinned);
+  HostBuffer<float> h_out(input.size(), HostMemory::Pinned);
+  std::copy(input.begin(), input.end(), h_in.begin());
+  const PipelineTimes times = serial_trip(h_in.data(), h_out.data(), input.size(), options);
+  std::copy(h_out.begin(), h_out.end(), output.begin());
+  return times;
+}
+//! [pipeline_pinned]
+
+//! [pipeline_write_combined]
+// The input in write-combined memory: the CPU only writes it, the GPU only reads it. The output
+// stays in ordinary pinned memory, because the CPU reads it, and reading write-combined memory
+// bypasses the CPU's caches (the demo's CPU column shows what that costs).
+PipelineTimes pipeline_write_combined(std::span<const float> input, std::span<float> output,
+                                      const PipelineOptions& options) {
+  HostBuffer<float> h_in(input.size(), HostMemory::WriteCombined);
+  HostBuffer<float> h_out(input.size(), HostMemory::Pinned);
+  std::copy(input.begin(), input.end(), h_in.begin());
+  const PipelineTimes times = serial_trip(h_in.data(), h_out.data(), input.size(), options);
+  std::copy(h_out.begin(), h_out.end(), output.begin());
+  return times;
+}
+//! [pipeline_write_combined]
+
+//! [pipeline_mapped]
+// Zero-copy: both vectors stay in mapped host memory and the kernel reads and writes them
+// through their device addresses, across the bus, with no copy at all. Every element crosses
+// the bus once each way, as with copies, but the transfers overlap the kernel by construction.
+PipelineTimes pipeline_mapped(std::span<const float> input, std::span<float> output,
+                              const PipelineOptions& options) {
+  // Mapping is on by default wherever CUDA has unified addressing (all 64-bit platforms); the
+  // call is kept for older systems, and refused harmlessly once the context exists.
+  if (cudaSetDeviceFlags(cudaDeviceMapHost) != cudaSuccess) (void)cudaGetLastError();
+  const std::size_t n = input.size();
+  HostBuffer<float> h_in(n, HostMemory::Mapped), h_out(n, HostMemory::Mapped);
+  std::copy(input.begin(), input.end(), h_in.begin());
+  EventTimer timer;
+  timer.start();
+  launch_blur(options.kernel, h_in.device_data(), h_out.device_data(), n, options.radius,
+              Range{0, n}, options.block, nullptr);
+  PipelineTimes times;
+  times.kernel_ms = times.total_ms = timer.stop();
+  std::copy(h_out.begin(), h_out.end(), output.begin());
+  return times;
+}
+//! [pipeline_mapped]
+
+//! [pipeline_streams]
+// The vector in chunks, one stream each: chunk k's copy in, its blur and its copy out are
+// ordered in its stream, and the streams run side by side, so the copy engines move chunk k + 1
+// in and chunk k - 1 out while chunk k is blurred. A chunk's outputs also need R inputs on
+// each side that belong to its neighbours: before blurring, its stream waits for the events
+// recorded after those neighbours' copies. Work is issued in dependency order, so that streams
+// sharing a hardware queue never wait for each other for nothing.
+PipelineTimes pipeline_streams(std::span<const float> input, std::span<float> output,
+                               const PipelineOptions& options) {
+  const std::size_t n = input.size();
+  const int chunks = static_cast<int>(std::min<std::size_t>(options.chunks, n));
+  const std::size_t r = static_cast<std::size_t>(options.radius);
+  HostBuffer<float> h_in(n, HostMemory::Pinned), h_out(n, HostMemory::Pinned);
+  std::copy(input.begin(), input.end(), h_in.begin());
+  DeviceBuffer<float> d_in(n), d_out(n);
+  std::vector<Stream> streams(chunks);
+  std::vector<Event> copied(chunks), finished(chunks);
+  auto chunk = [&](int k) { return Range{n * k / chunks, n * (k + 1) / chunks}; };
+  auto chunk_of = [&](std::size_t i) {  // the chunk holding element i
+    int k = static_cast<int>(i * chunks / n);
+    while (chunk(k).end <= i) ++k;
+    while (chunk(k).begin > i) --k;
+    return k;
+  };
+
+  EventTimer timer;
+  timer.start(streams[0].get());
+  Event start;
+  start.record(streams[0].get());
+  for (int k = 1; k < chunks; ++k) streams[k].wait(start.get());
+
+  int issued = 0;
+  for (int k = 0; k < chunks; ++k) {
+    const Range range = chunk(k);
+    const int first = chunk_of(range.begin > r ? range.begin - r : 0);
+    const int last = chunk_of(std::min(n - 1, range.end - 1 + r));
+    for (; issued <= last; ++issued) {  // copy in every chunk this one's halo reaches
+      const Range in = chunk(issued);
+      CUDA_CHECK(cudaMemcpyAsync(d_in.data() + in.begin, h_in.data() + in.begin,
+                                 (in.end - in.begin) * sizeof(float), cudaMemcpyHostToDevice,
+                                 streams[issued].get()));
+      copied[issued].record(streams[issued].get());
+    }
+    const Stream& stream = streams[k];
+    for (int j = first; j <= last; ++j)
+      if (j != k) stream.wait(copied[j].get());
+    launch_blur(options.kernel, d_in.data(), d_out.data(), n, options.radius, range,
+                options.block, stream.get());
+    CUDA_CHECK(cudaMemcpyAsync(h_out.data() + range.begin, d_out.data() + range.begin,
+                               (range.end - range.begin) * sizeof(float), cudaMemcpyDeviceToHost,
+                               stream.get()));
+    finished[k].record(stream.get());
+  }
+  for (int k = 1; k < chunks; ++k) streams[0].wait(finished[k].get());
+  PipelineTimes times;
+  times.total_ms = timer.stop(streams[0].get());
+  std::copy(h_out.begin(), h_out.end(), output.begin());
+  return times;
+}
+//! [pipeline_streams]
+
+}  // namespace course::lesson06
