@@ -18,6 +18,7 @@
 #include "course/data.hpp"
 #include "course/error.hpp"
 #include "course/gpu.hpp"
+#include "course/stream.hpp"
 
 namespace course::ceilings {
 
@@ -119,6 +120,26 @@ Ceiling pinned_copy(std::string name, std::size_t bytes, bool to_device) {
   const Timing t = time_on_gpu(work, {.warmup = 2, .repeats = 10, .flush_l2 = false});
   return {std::move(name), gb_per_s(static_cast<double>(bytes), t.median_ms), "GB/s",
           std::to_string(bytes >> 20) + " MiB, pinned", t};
+}
+
+Ceiling pinned_both_ways(std::size_t bytes) {
+  HostBuffer<unsigned char> up(bytes, HostMemory::Pinned), down(bytes, HostMemory::Pinned);
+  std::fill(up.begin(), up.end(), static_cast<unsigned char>(0x5A));
+  DeviceBuffer<unsigned char> to(bytes), from(bytes);
+  from.fill_bytes(0x3C);
+  Stream other;
+  Event started, done;
+  auto work = [&](cudaStream_t stream) {
+    started.record(stream);
+    other.wait(started.get());
+    CUDA_CHECK(cudaMemcpyAsync(to.data(), up.data(), bytes, cudaMemcpyHostToDevice, stream));
+    CUDA_CHECK(cudaMemcpyAsync(down.data(), from.data(), bytes, cudaMemcpyDeviceToHost, other.get()));
+    done.record(other.get());
+    CUDA_CHECK(cudaStreamWaitEvent(stream, done.get(), 0));
+  };
+  const Timing t = time_on_gpu(work, {.warmup = 2, .repeats = 10, .flush_l2 = false});
+  return {"pinned both ways", gb_per_s(2.0 * static_cast<double>(bytes), t.median_ms), "GB/s",
+          std::to_string(bytes >> 20) + " MiB each way at once, bytes of both directions", t};
 }
 
 }  // namespace
@@ -245,6 +266,10 @@ const Ceiling& cublas_ssyrk(int n, int k) {
 const Ceiling& pinned_host_to_device(std::size_t bytes) {
   return cached("h2d " + std::to_string(bytes),
                 [=] { return pinned_copy("pinned host to device", bytes, true); });
+}
+
+const Ceiling& pinned_bidirectional(std::size_t bytes) {
+  return cached("both " + std::to_string(bytes), [=] { return pinned_both_ways(bytes); });
 }
 
 const Ceiling& pinned_device_to_host(std::size_t bytes) {

@@ -91,7 +91,9 @@ LadderReport memory_table(const DemoOptions& options, const BlurOptions& blur_op
   const double reference_ms = cpu_ms([&] { expected = blur_reference(input, trip.radius); });
   const auto& h2d = ceilings::pinned_host_to_device(bytes);
   const auto& d2h = ceilings::pinned_device_to_host(bytes);
+  const auto& both = ceilings::pinned_bidirectional(bytes);
   const double ceiling_transfer_ms = bytes / (h2d.value * 1e6) + bytes / (d2h.value * 1e6);
+  const double ceiling_overlapped_ms = 2.0 * bytes / (both.value * 1e6);
 
   LadderReport report;
   report.title = "Lesson 06, host memory: one trip of " + std::to_string(n) + " floats (" +
@@ -128,7 +130,7 @@ LadderReport memory_table(const DemoOptions& options, const BlurOptions& blur_op
       row.timing = {t.total_ms, t.total_ms, t.total_ms, static_cast<int>(trips.size())};
       row.metric = gb_per_s(2.0 * bytes, t.total_ms);
       const bool copies = t.h2d_ms > 0 && t.d2h_ms > 0;
-      if (copies) row.share = ceiling_transfer_ms / (t.h2d_ms + t.d2h_ms);
+      row.share = copies ? ceiling_transfer_ms / (t.h2d_ms + t.d2h_ms) : ceiling_overlapped_ms / t.total_ms;
       auto cell = [](double ms) { return ms > 0 ? fixed(ms, 3) : std::string("-"); };
       double cpu = reference_ms;
       if (info.rung == Memory::WriteCombined) {
@@ -149,9 +151,12 @@ LadderReport memory_table(const DemoOptions& options, const BlurOptions& blur_op
   report.notes = {
       "time = the whole trip (H2D + kernel + D2H, or overlapped); GB/s = 2 x " +
           std::to_string(bytes >> 20) + " MiB over the bus / trip time; 'of ceiling' = transfer time "
-          "at the pinned ceilings / the rung's H2D + D2H time.",
+          "at the pinned ceilings / the rung's H2D + D2H time, or, for the overlapped rungs (mapped, "
+          "streams), time at the both-ways ceiling / trip time.",
       "pinned ceilings in this run: H2D " + fixed(h2d.value, 1) + " GB/s, D2H " + fixed(d2h.value, 1) +
-          " GB/s; CPU = the reference blur on the CPU (double precision), " + fixed(reference_ms, 1) + " ms."};
+          " GB/s, both ways at once " + fixed(both.value, 1) + " GB/s (" +
+          fixed(both.value / std::max(h2d.value, d2h.value), 2) + "x one direction); CPU = the "
+          "reference blur on the CPU (double precision), " + fixed(reference_ms, 1) + " ms."};
   return report;
 }
 

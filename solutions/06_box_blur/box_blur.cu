@@ -56,35 +56,51 @@ __global__ void shared_halo_kernel(const float* __restrict__ in, float* __restri
 // Each thread computes kOutputsPerThread consecutive outputs. It sums its first window once,
 // then slides it: add the element that enters, subtract the one that leaves. Two additions per
 // output whatever R is, instead of 2R + 1. Thread t starts at tile[9 t], and 9 is odd, so the
-// 32 threads of a warp read 32 different banks at every step.
+// 32 threads of a warp read 32 different banks at every step. The outputs wait in registers
+// until every thread has read its window, go back into the tile, and leave it in coalesced
+// stores: written straight from the registers, a warp's stores would be 9 floats apart, nine
+// times the memory transactions.
 constexpr int kOutputsPerThread = 9;
 
 __global__ void sliding_window_kernel(const float* __restrict__ in, float* __restrict__ out,
                                       std::size_t n, int radius, Range range) {
   extern __shared__ float tile[];  // blockDim.x * kOutputsPerThread + 2 * radius floats
-  const std::size_t block_first =
-      range.begin + blockIdx.x * static_cast<std::size_t>(blockDim.x) * kOutputsPerThread;
-  const int span = static_cast<int>(blockDim.x) * kOutputsPerThread + 2 * radius;
+  const int outputs = static_cast<int>(blockDim.x) * kOutputsPerThread;
+  const std::size_t block_first = range.begin + blockIdx.x * static_cast<std::size_t>(outputs);
   const long long low = halo_low(range, radius), high = halo_high(range, radius, n);
-  for (int t = threadIdx.x; t < span; t += blockDim.x) {
-    const long long g = static_cast<long long>(block_first) - radius + t;
-    tile[t] = g >= low && g < high ? in[g] : 0.0f;
-  }
+  // Block-relative bounds, in 32 bits: what the tile may load, and which outputs are copies.
+  const long long origin = static_cast<long long>(block_first) - radius;  // global index of tile[0]
+  const int load_begin = static_cast<int>(max(low - origin, 0LL));
+  const int load_end = static_cast<int>(min(high - origin, static_cast<long long>(outputs + 2 * radius)));
+  const long long interior_begin = radius, interior_end = static_cast<long long>(n) - radius;
+  const int copy_below = static_cast<int>(min(max(interior_begin - origin, 0LL), static_cast<long long>(outputs + 2 * radius)));
+  const int copy_from = static_cast<int>(min(max(interior_end - origin, 0LL), static_cast<long long>(outputs + 2 * radius)));
+  const int valid = static_cast<int>(min(static_cast<long long>(range.end) - origin, static_cast<long long>(outputs + radius)));
+
+  for (int t = threadIdx.x; t < outputs + 2 * radius; t += blockDim.x)
+    tile[t] = t >= load_begin && t < load_end ? in[origin + t] : 0.0f;
   __syncthreads();
-  const std::size_t first = block_first + threadIdx.x * static_cast<std::size_t>(kOutputsPerThread);
+
+  // Slide through this thread's outputs (tile positions base .. base + 8), keeping them in
+  // registers until every thread has read its inputs.
   const int base = threadIdx.x * kOutputsPerThread + radius;
-  const std::size_t r = static_cast<std::size_t>(radius);
-  const float width = static_cast<float>(2 * radius + 1);
-  // Near the ends of the vector the window holds zeros for elements that do not exist; those
-  // outputs are copies, and once i >= R every element of the window is real.
+  const float scale = 1.0f / static_cast<float>(2 * radius + 1);
+  float result[kOutputsPerThread];
   float sum = 0.0f;
   for (int j = -radius; j <= radius; ++j) sum += tile[base + j];
+#pragma unroll
   for (int k = 0; k < kOutputsPerThread; ++k) {
-    const std::size_t i = first + k;
-    if (i >= range.end) break;
-    out[i] = i < r || i + r >= n ? tile[base + k] : sum / width;
-    if (k + 1 < kOutputsPerThread) sum += tile[base + k + radius + 1] - tile[base + k - radius];
+    const int p = base + k;
+    // The R elements at each end of the vector are copies; so are positions outside it, which
+    // are never stored.
+    result[k] = p < copy_below || p >= copy_from ? tile[p] : sum * scale;
+    if (k + 1 < kOutputsPerThread) sum += tile[p + radius + 1] - tile[p - radius];
   }
+  __syncthreads();  // every thread has read its window: the tile can take the outputs
+#pragma unroll
+  for (int k = 0; k < kOutputsPerThread; ++k) tile[base + k] = result[k];
+  __syncthreads();
+  for (int t = radius + threadIdx.x; t < valid; t += blockDim.x) out[origin + t] = tile[t];
 }
 //! [sliding_window_kernel]
 

@@ -59,6 +59,10 @@ struct Ceiling {
 /// Pinned device-to-host copy of @p bytes, GB/s.
 [[nodiscard]] const Ceiling& pinned_device_to_host(std::size_t bytes);
 
+/// Pinned copies of @p bytes in both directions at once, on two streams: bytes moved (both
+/// directions together) per second, GB/s. What an overlapped host-device pipeline can reach.
+[[nodiscard]] const Ceiling& pinned_bidirectional(std::size_t bytes);
+
 /// Prints "[course] ceiling: <name> = <value> <unit> (<what>)": the line the grader shows at the
 /// head of its report. Goes to standard output unless redirected with set_announce_stream().
 void announce(const Ceiling& ceiling);
