@@ -19,9 +19,10 @@ void LadderReport::compute_ratios() {
     if (row.rung == baseline && row.ran()) base = &row;
   for (auto& row : rows) {
     if (!row.ran()) continue;
-    if (base != nullptr && row.timing.median_ms > 0)
+    // A lesson may have set a ratio its own way (e.g. against a second ceiling): keep it.
+    if (row.speedup == 0 && base != nullptr && row.timing.median_ms > 0)
       row.speedup = base->timing.median_ms / row.timing.median_ms;
-    if (ceiling.value > 0) row.share = row.metric / ceiling.value;
+    if (row.share == 0 && ceiling.value > 0) row.share = row.metric / ceiling.value;
   }
 }
 

@@ -75,13 +75,15 @@ PipelineTimes pipeline_mapped(std::span<const float> input, std::span<float> out
 }
 
 // TODO(student): rung "streams". Pinned buffers, the vector cut into options.chunks chunks
-// (chunk k = [n k / chunks, n (k + 1) / chunks)), one course::Stream per chunk. In its stream,
-// each chunk is copied in, blurred with launch_blur(..., Range{begin, end}, ...) and copied out.
-// A chunk's outputs need R inputs beyond each of its ends, which its neighbours copy in: record
-// a course::Event after each copy in, and make a chunk's stream wait (Stream::wait) for the
-// events of every chunk its halo reaches before its blur. Time the whole trip with an
-// EventTimer started on the first stream; make that stream wait for the others' last work
-// before stopping it; report total_ms only.
+// (chunk k = [n k / chunks, n (k + 1) / chunks)), and three course::Stream objects: upload,
+// compute, download.
+//   1. On upload: copy each chunk in, in order, recording a course::Event after each copy.
+//   2. On compute: for each chunk, wait (Stream::wait) for the event of the last chunk its
+//      halo reaches (element min(n - 1, end - 1 + R)), then launch_blur(..., Range{begin, end},
+//      ...), and record a second event.
+//   3. On download: for each chunk, wait for its blur's event, then copy it out.
+// Time the whole trip with an EventTimer started on the upload stream; before stopping it, make
+// that stream wait for an event recorded after the last download. Report total_ms only.
 PipelineTimes pipeline_streams(std::span<const float> input, std::span<float> output,
                                const PipelineOptions& options) {
   throw NotImplemented("streams", kHere);

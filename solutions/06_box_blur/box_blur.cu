@@ -77,8 +77,20 @@ __global__ void sliding_window_kernel(const float* __restrict__ in, float* __res
   const int copy_from = static_cast<int>(min(max(interior_end - origin, 0LL), static_cast<long long>(outputs + 2 * radius)));
   const int valid = static_cast<int>(min(static_cast<long long>(range.end) - origin, static_cast<long long>(outputs + radius)));
 
-  for (int t = threadIdx.x; t < outputs + 2 * radius; t += blockDim.x)
-    tile[t] = t >= load_begin && t < load_end ? in[origin + t] : 0.0f;
+  // Nine loads per thread, all issued before the first is stored: with a plain loop each load
+  // would wait for the one before (its value is needed by the store), one in flight at a time.
+  float v[kOutputsPerThread];
+#pragma unroll
+  for (int k = 0; k < kOutputsPerThread; ++k) {
+    const int t = threadIdx.x + k * blockDim.x;
+    v[k] = t >= load_begin && t < load_end ? in[origin + t] : 0.0f;
+  }
+  const int tail = outputs + threadIdx.x;  // the last 2R elements (blockDim.x >= 64 >= 2R)
+  const bool loads_tail = threadIdx.x < 2 * radius;
+  const float tail_value = loads_tail && tail >= load_begin && tail < load_end ? in[origin + tail] : 0.0f;
+#pragma unroll
+  for (int k = 0; k < kOutputsPerThread; ++k) tile[threadIdx.x + k * blockDim.x] = v[k];
+  if (loads_tail) tile[tail] = tail_value;
   __syncthreads();
 
   // Slide through this thread's outputs (tile positions base .. base + 8), keeping them in
@@ -177,12 +189,12 @@ PipelineTimes pipeline_mapped(std::span<const float> input, std::span<float> out
 //! [pipeline_mapped]
 
 //! [pipeline_streams]
-// The vector in chunks, one stream each: chunk k's copy in, its blur and its copy out are
-// ordered in its stream, and the streams run side by side, so the copy engines move chunk k + 1
-// in and chunk k - 1 out while chunk k is blurred. A chunk's outputs also need R inputs on
-// each side that belong to its neighbours: before blurring, its stream waits for the events
-// recorded after those neighbours' copies. Work is issued in dependency order, so that streams
-// sharing a hardware queue never wait for each other for nothing.
+// Three streams and the vector in chunks: the upload stream copies the chunks in, one after the
+// other; the compute stream blurs chunk k as soon as every chunk its halo reaches has arrived;
+// the download stream copies chunk k out as soon as it is blurred. Events carry each dependency
+// from one stream to the next, so chunk k + 1 travels in while chunk k is blurred and chunk k - 1
+// travels out. Copies in one stream run in order: the first chunk is ready after one chunk's
+// time, not after all of them.
 PipelineTimes pipeline_streams(std::span<const float> input, std::span<float> output,
                                const PipelineOptions& options) {
   const std::size_t n = input.size();
@@ -191,8 +203,8 @@ PipelineTimes pipeline_streams(std::span<const float> input, std::span<float> ou
   HostBuffer<float> h_in(n, HostMemory::Pinned), h_out(n, HostMemory::Pinned);
   std::copy(input.begin(), input.end(), h_in.begin());
   DeviceBuffer<float> d_in(n), d_out(n);
-  std::vector<Stream> streams(chunks);
-  std::vector<Event> copied(chunks), finished(chunks);
+  Stream upload, compute, download;
+  std::vector<Event> copied(chunks), blurred(chunks);
   auto chunk = [&](int k) { return Range{n * k / chunks, n * (k + 1) / chunks}; };
   auto chunk_of = [&](std::size_t i) {  // the chunk holding element i
     int k = static_cast<int>(i * chunks / n);
@@ -202,36 +214,38 @@ PipelineTimes pipeline_streams(std::span<const float> input, std::span<float> ou
   };
 
   EventTimer timer;
-  timer.start(streams[0].get());
+  timer.start(upload.get());
   Event start;
-  start.record(streams[0].get());
-  for (int k = 1; k < chunks; ++k) streams[k].wait(start.get());
-
-  int issued = 0;
+  start.record(upload.get());
+  compute.wait(start.get());
+  download.wait(start.get());
   for (int k = 0; k < chunks; ++k) {
     const Range range = chunk(k);
-    const int first = chunk_of(range.begin > r ? range.begin - r : 0);
-    const int last = chunk_of(std::min(n - 1, range.end - 1 + r));
-    for (; issued <= last; ++issued) {  // copy in every chunk this one's halo reaches
-      const Range in = chunk(issued);
-      CUDA_CHECK(cudaMemcpyAsync(d_in.data() + in.begin, h_in.data() + in.begin,
-                                 (in.end - in.begin) * sizeof(float), cudaMemcpyHostToDevice,
-                                 streams[issued].get()));
-      copied[issued].record(streams[issued].get());
-    }
-    const Stream& stream = streams[k];
-    for (int j = first; j <= last; ++j)
-      if (j != k) stream.wait(copied[j].get());
+    CUDA_CHECK(cudaMemcpyAsync(d_in.data() + range.begin, h_in.data() + range.begin,
+                               (range.end - range.begin) * sizeof(float), cudaMemcpyHostToDevice,
+                               upload.get()));
+    copied[k].record(upload.get());
+  }
+  for (int k = 0; k < chunks; ++k) {
+    const Range range = chunk(k);
+    // The uploads arrive in order: waiting for the last chunk the halo reaches is enough.
+    compute.wait(copied[chunk_of(std::min(n - 1, range.end - 1 + r))].get());
     launch_blur(options.kernel, d_in.data(), d_out.data(), n, options.radius, range,
-                options.block, stream.get());
+                options.block, compute.get());
+    blurred[k].record(compute.get());
+  }
+  for (int k = 0; k < chunks; ++k) {
+    const Range range = chunk(k);
+    download.wait(blurred[k].get());
     CUDA_CHECK(cudaMemcpyAsync(h_out.data() + range.begin, d_out.data() + range.begin,
                                (range.end - range.begin) * sizeof(float), cudaMemcpyDeviceToHost,
-                               stream.get()));
-    finished[k].record(stream.get());
+                               download.get()));
   }
-  for (int k = 1; k < chunks; ++k) streams[0].wait(finished[k].get());
+  Event downloaded;
+  downloaded.record(download.get());
+  upload.wait(downloaded.get());
   PipelineTimes times;
-  times.total_ms = timer.stop(streams[0].get());
+  times.total_ms = timer.stop(upload.get());
   std::copy(h_out.begin(), h_out.end(), output.begin());
   return times;
 }
