@@ -77,10 +77,11 @@ PipelineTimes pipeline_mapped(std::span<const float> input, std::span<float> out
 // TODO(student): rung "streams". Pinned buffers, the vector cut into options.chunks chunks
 // (chunk k = [n k / chunks, n (k + 1) / chunks)), and three course::Stream objects: upload,
 // compute, download.
-//   1. On upload: copy each chunk in, in order, recording a course::Event after each copy.
-//   2. On compute: for each chunk, wait (Stream::wait) for the event of the last chunk its
-//      halo reaches (element min(n - 1, end - 1 + R)), then launch_blur(..., Range{begin, end},
-//      ...), and record a second event.
+//   1. On upload: copy the input in, in order, in pieces cut R elements after the chunks (piece
+//      k = [begin_k + R, end_k + R), the first starting at 0, the last ending at n, all clipped
+//      to n): piece k brings chunk k and its right halo. Record a course::Event after each.
+//   2. On compute: for each chunk, wait (Stream::wait) for piece k's event, then
+//      launch_blur(..., Range{begin, end}, ...), and record a second event.
 //   3. On download: for each chunk, wait for its blur's event, then copy it out.
 // Time the whole trip with an EventTimer started on the upload stream; before stopping it, make
 // that stream wait for an event recorded after the last download. Report total_ms only.

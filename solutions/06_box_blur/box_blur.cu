@@ -194,7 +194,9 @@ PipelineTimes pipeline_mapped(std::span<const float> input, std::span<float> out
 // the download stream copies chunk k out as soon as it is blurred. Events carry each dependency
 // from one stream to the next, so chunk k + 1 travels in while chunk k is blurred and chunk k - 1
 // travels out. Copies in one stream run in order: the first chunk is ready after one chunk's
-// time, not after all of them.
+// time, not after all of them. A chunk's outputs need R inputs past its end; rather than wait
+// for the whole next chunk, the uploads are cut R elements later than the chunks, so upload k
+// brings chunk k's inputs and its right halo, and the blur of chunk k waits for upload k only.
 PipelineTimes pipeline_streams(std::span<const float> input, std::span<float> output,
                                const PipelineOptions& options) {
   const std::size_t n = input.size();
@@ -206,11 +208,10 @@ PipelineTimes pipeline_streams(std::span<const float> input, std::span<float> ou
   Stream upload, compute, download;
   std::vector<Event> copied(chunks), blurred(chunks);
   auto chunk = [&](int k) { return Range{n * k / chunks, n * (k + 1) / chunks}; };
-  auto chunk_of = [&](std::size_t i) {  // the chunk holding element i
-    int k = static_cast<int>(i * chunks / n);
-    while (chunk(k).end <= i) ++k;
-    while (chunk(k).begin > i) --k;
-    return k;
+  auto piece = [&](int k) {  // upload k: chunk k shifted right by R, clipped to the vector
+    const std::size_t begin = k == 0 ? 0 : std::min(n, chunk(k).begin + r);
+    const std::size_t end = k + 1 == chunks ? n : std::min(n, chunk(k).end + r);
+    return Range{begin, end};
   };
 
   EventTimer timer;
@@ -220,16 +221,17 @@ PipelineTimes pipeline_streams(std::span<const float> input, std::span<float> ou
   compute.wait(start.get());
   download.wait(start.get());
   for (int k = 0; k < chunks; ++k) {
-    const Range range = chunk(k);
-    CUDA_CHECK(cudaMemcpyAsync(d_in.data() + range.begin, h_in.data() + range.begin,
-                               (range.end - range.begin) * sizeof(float), cudaMemcpyHostToDevice,
-                               upload.get()));
+    const Range range = piece(k);
+    if (range.end > range.begin)
+      CUDA_CHECK(cudaMemcpyAsync(d_in.data() + range.begin, h_in.data() + range.begin,
+                                 (range.end - range.begin) * sizeof(float),
+                                 cudaMemcpyHostToDevice, upload.get()));
     copied[k].record(upload.get());
   }
   for (int k = 0; k < chunks; ++k) {
     const Range range = chunk(k);
-    // The uploads arrive in order: waiting for the last chunk the halo reaches is enough.
-    compute.wait(copied[chunk_of(std::min(n - 1, range.end - 1 + r))].get());
+    // Uploads 0..k hold every input chunk k needs: [begin - R, end + R).
+    compute.wait(copied[k].get());
     launch_blur(options.kernel, d_in.data(), d_out.data(), n, options.radius, range,
                 options.block, compute.get());
     blurred[k].record(compute.get());
