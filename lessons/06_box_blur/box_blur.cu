@@ -52,7 +52,8 @@ void launch_sliding_window(const float* d_in, float* d_out, std::size_t n, int r
 }
 
 // TODO(student): rung "pinned". Copy pipeline_pageable (box_blur_given.cu) and stage both
-// vectors in page-locked memory: HostBuffer<float>(n, HostMemory::Pinned).
+// vectors in page-locked memory: the input in HostBuffer<float>(n, HostMemory::Pinned)
+// (cudaHostAlloc), the output in HostMemory::PinnedMallocHost (cudaMallocHost).
 PipelineTimes pipeline_pinned(std::span<const float> input, std::span<float> output,
                               const PipelineOptions& options) {
   throw NotImplemented("pinned", kHere);
