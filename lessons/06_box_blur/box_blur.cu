@@ -51,9 +51,9 @@ void launch_sliding_window(const float* d_in, float* d_out, std::size_t n, int r
   throw NotImplemented("sliding_window", kHere);
 }
 
-// TODO(student): rung "pinned". Copy pipeline_pageable (box_blur_given.cu) and stage both
-// vectors in page-locked memory: the input in HostBuffer<float>(n, HostMemory::Pinned)
-// (cudaHostAlloc), the output in HostMemory::PinnedMallocHost (cudaMallocHost).
+// TODO(student): rung "pinned". As pipeline_pageable (box_blur_given.cu), with both vectors in
+// page-locked memory: the input in HostMemory::Pinned (cudaHostAlloc), the output in
+// HostMemory::PinnedMallocHost (cudaMallocHost). Read staged_trip to see what that changes.
 PipelineTimes pipeline_pinned(std::span<const float> input, std::span<float> output,
                               const PipelineOptions& options) {
   throw NotImplemented("pinned", kHere);

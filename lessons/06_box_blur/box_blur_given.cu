@@ -76,14 +76,23 @@ PipelineTimes serial_trip(const float* h_in, float* h_out, std::size_t n,
 }
 //! [serial_trip]
 
-PipelineTimes pipeline_pageable(std::span<const float> input, std::span<float> output,
-                                const PipelineOptions& options) {
-  HostBuffer<float> h_in(input.size(), HostMemory::Pageable);
-  HostBuffer<float> h_out(input.size(), HostMemory::Pageable);
+PipelineTimes staged_trip(std::span<const float> input, std::span<float> output,
+                          const PipelineOptions& options, HostMemory input_memory,
+                          HostMemory output_memory) {
+  HostBuffer<float> h_in(input.size(), input_memory);
+  HostBuffer<float> h_out(input.size(), output_memory);
   std::copy(input.begin(), input.end(), h_in.begin());
   const PipelineTimes times = serial_trip(h_in.data(), h_out.data(), input.size(), options);
   std::copy(h_out.begin(), h_out.end(), output.begin());
   return times;
 }
+
+//! [pipeline_pageable]
+// Both vectors in ordinary, pageable memory, as most programs have them.
+PipelineTimes pipeline_pageable(std::span<const float> input, std::span<float> output,
+                                const PipelineOptions& options) {
+  return staged_trip(input, output, options, HostMemory::Pageable, HostMemory::Pageable);
+}
+//! [pipeline_pageable]
 
 }  // namespace course::lesson06

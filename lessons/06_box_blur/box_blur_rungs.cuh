@@ -9,6 +9,7 @@
 #include <span>
 
 #include "box_blur.cuh"
+#include "course/buffer.hpp"
 
 namespace course::lesson06 {
 
@@ -35,6 +36,12 @@ void launch_blur(Kernel kernel, const float* d_in, float* d_out, std::size_t n, 
 /// blur, copy back to @p h_out; each phase timed with events.
 PipelineTimes serial_trip(const float* h_in, float* h_out, std::size_t n,
                           const PipelineOptions& options);
+
+/// A serial trip through host buffers of the given kinds: stage @p input in @p input_memory
+/// (not timed), serial_trip() into a buffer of @p output_memory, copy that to @p output.
+PipelineTimes staged_trip(std::span<const float> input, std::span<float> output,
+                          const PipelineOptions& options, HostMemory input_memory,
+                          HostMemory output_memory);
 
 // Host-memory rungs: input and output of equal, non-zero size; valid options.
 PipelineTimes pipeline_pageable(std::span<const float> input, std::span<float> output,

@@ -142,12 +142,7 @@ void launch_sliding_window(const float* d_in, float* d_out, std::size_t n, int r
 // input comes from cudaHostAlloc, the output from cudaMallocHost: two calls, the same memory.
 PipelineTimes pipeline_pinned(std::span<const float> input, std::span<float> output,
                               const PipelineOptions& options) {
-  HostBuffer<float> h_in(input.size(), HostMemory::Pinned);
-  HostBuffer<float> h_out(input.size(), HostMemory::PinnedMallocHost);
-  std::copy(input.begin(), input.end(), h_in.begin());
-  const PipelineTimes times = serial_trip(h_in.data(), h_out.data(), input.size(), options);
-  std::copy(h_out.begin(), h_out.end(), output.begin());
-  return times;
+  return staged_trip(input, output, options, HostMemory::Pinned, HostMemory::PinnedMallocHost);
 }
 //! [pipeline_pinned]
 
@@ -157,12 +152,7 @@ PipelineTimes pipeline_pinned(std::span<const float> input, std::span<float> out
 // bypasses the CPU's caches (the demo's CPU column shows what that costs).
 PipelineTimes pipeline_write_combined(std::span<const float> input, std::span<float> output,
                                       const PipelineOptions& options) {
-  HostBuffer<float> h_in(input.size(), HostMemory::WriteCombined);
-  HostBuffer<float> h_out(input.size(), HostMemory::Pinned);
-  std::copy(input.begin(), input.end(), h_in.begin());
-  const PipelineTimes times = serial_trip(h_in.data(), h_out.data(), input.size(), options);
-  std::copy(h_out.begin(), h_out.end(), output.begin());
-  return times;
+  return staged_trip(input, output, options, HostMemory::WriteCombined, HostMemory::Pinned);
 }
 //! [pipeline_write_combined]
 
