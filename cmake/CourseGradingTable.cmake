@@ -43,15 +43,25 @@ function(course_read_grading_table readme names_var kinds_var)
   set(${kinds_var} "${kinds}" PARENT_SCOPE)
 endfunction()
 
-# course_apply_mutant(<patch> <source-root> <out-dir> <name-var> <expect-var> <file-var> <copy-var>)
+# course_apply_mutant(<patch> <source-root> <out-dir> <name-var> <expect-var> <file-var> <copy-var>
+#                     <sanitize-var>)
 #   A mutant is a unified diff against one solution file, preceded by two header lines:
 #     Mutant: <one sentence: what is broken>
 #     Expect: <doctest filter of the tests that must fail, e.g. tiled.correct>
+#   and optionally a third, for a mistake that only a sanitizer proves (a race that happens to
+#   give the right sum on one GPU):
+#     Sanitize: <compute-sanitizer tool, e.g. racecheck>
+#   The mutant must then also fail its Expect tests under that tool (a second mutant test).
 #   The patched copy is written under <out-dir>/<name>/; a patch that no longer applies stops the
 #   configuration, so a mutant cannot drift silently away from the solution it breaks.
-function(course_apply_mutant patch root out_dir name_var expect_var file_var copy_var)
+function(course_apply_mutant patch root out_dir name_var expect_var file_var copy_var sanitize_var)
   get_filename_component(name "${patch}" NAME_WE)
   file(STRINGS "${patch}" expect_line REGEX "^Expect: ")
+  file(STRINGS "${patch}" sanitize_line REGEX "^Sanitize: ")
+  string(REGEX REPLACE "^Sanitize: *" "" sanitize "${sanitize_line}")
+  if(sanitize AND NOT sanitize MATCHES "^(memcheck|racecheck|synccheck|initcheck)$")
+    message(FATAL_ERROR "${patch}: 'Sanitize: ${sanitize}' is not a compute-sanitizer tool")
+  endif()
   file(STRINGS "${patch}" file_line REGEX "^\\+\\+\\+ b/")
   if(NOT expect_line OR NOT file_line)
     message(FATAL_ERROR "${patch}: a mutant needs an 'Expect: <tests>' line and a diff of one file")
@@ -79,4 +89,5 @@ function(course_apply_mutant patch root out_dir name_var expect_var file_var cop
   set(${expect_var} "${expect}" PARENT_SCOPE)
   set(${file_var} "${file}" PARENT_SCOPE)
   set(${copy_var} "${work}/${file}" PARENT_SCOPE)
+  set(${sanitize_var} "${sanitize}" PARENT_SCOPE)
 endfunction()

@@ -16,6 +16,7 @@
 #   lessonNN/student/<test>    skeleton build  (labels lessonNN student gpu|cpu [perf])
 #   lessonNN/solution/<test>   solution build  (labels lessonNN solution gpu|cpu [perf])
 #   lessonNN/mutant/<name>     a mutant, must fail its "Expect:" tests (label mutant, WILL_FAIL)
+#   lessonNN/mutant/<name>/<tool>  the same under compute-sanitizer, for a "Sanitize: <tool>" mutant
 #   lessonNN/sanitize/<tool>   the solution's correctness tests under compute-sanitizer
 #   lessonNN/grading_table     the README table and the test binary name the same tests (unit)
 #   lessonNN/demo/bad_options_N  the demo refuses bad options with its usage (cpu)
@@ -154,7 +155,7 @@ function(course_add_lesson)
     file(GLOB patches CONFIGURE_DEPENDS "${test_dir}/mutants/*.patch")
     foreach(patch IN LISTS patches)
       course_apply_mutant("${patch}" "${PROJECT_SOURCE_DIR}" "${CMAKE_CURRENT_BINARY_DIR}/mutants"
-                          mutant expect patched_file patched_copy)
+                          mutant expect patched_file patched_copy sanitize)
       set(sources ${solution_sources})
       list(REMOVE_ITEM sources "${PROJECT_SOURCE_DIR}/${patched_file}")
       add_executable(${tag}_mutant_${mutant} ${sources} "${patched_copy}")
@@ -164,6 +165,15 @@ function(course_add_lesson)
                COMMAND ${tag}_mutant_${mutant} "--test-case=${expect}")
       _course_test_properties(${tag}/mutant/${mutant} gpu "${tag};mutant;gpu")
       set_tests_properties(${tag}/mutant/${mutant} PROPERTIES WILL_FAIL TRUE)
+      if(sanitize AND COURSE_COMPUTE_SANITIZER)
+        # A race may give the right answer on one GPU; the sanitizer must still see it.
+        add_test(NAME ${tag}/mutant/${mutant}/${sanitize}
+                 COMMAND ${COURSE_COMPUTE_SANITIZER} --tool ${sanitize} --error-exitcode 1
+                         $<TARGET_FILE:${tag}_mutant_${mutant}> "--test-case=${expect}")
+        _course_test_properties(${tag}/mutant/${mutant}/${sanitize} gpu "${tag};mutant;sanitize;gpu")
+        set_tests_properties(${tag}/mutant/${mutant}/${sanitize} PROPERTIES WILL_FAIL TRUE
+          TIMEOUT ${COURSE_SANITIZE_TIMEOUT} ENVIRONMENT "COURSE_QUICK=1")
+      endif()
     endforeach()
   endif()
 endfunction()

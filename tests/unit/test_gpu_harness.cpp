@@ -65,4 +65,34 @@ TEST_SUITE("gpu") {
     CHECK(copy.value > 50.0);      // GB/s: any GPU the course supports does better
     CHECK(copy.value < 20000.0);
   }
+
+  TEST_CASE("the product check accepts a right product and names a wrong element") {
+    using course::product::Second;
+    // Small shapes take the double reference; 600^3 takes cuBLAS plus exact samples.
+    for (int size : {37, 600}) {
+      CAPTURE(size);
+      const int m = size, n = size + 3, k = size - 5;
+      const auto seed = course::derive_seed(course::base_seed(), size);
+      course::DeviceBuffer<float> a{std::span<const float>(course::uniform_floats(std::size_t(m) * k, seed))};
+      course::DeviceBuffer<float> b{std::span<const float>(course::uniform_floats(std::size_t(k) * n, seed + 1))};
+      // The reference product in double, rounded once: well within the bound.
+      const auto ha = a.to_host(), hb = b.to_host();
+      std::vector<float> c(std::size_t(m) * n);
+      for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+          double sum = 0;
+          for (int p = 0; p < k; ++p) sum += double(ha[std::size_t(i) * k + p]) * hb[std::size_t(p) * n + j];
+          c[std::size_t(i) * n + j] = static_cast<float>(sum);
+        }
+      course::DeviceBuffer<float> d_c{std::span<const float>(c)};
+      const auto right = course::product::check(a.data(), b.data(), d_c.data(), m, n, k, Second::B, seed);
+      CHECK_MESSAGE(right.ok, right.report());
+      // One term missing from the last element: the error of a ragged edge.
+      c.back() -= ha[std::size_t(m) * k - 1] * hb[std::size_t(k) * n - 1];
+      d_c.upload(c);
+      const auto wrong = course::product::check(a.data(), b.data(), d_c.data(), m, n, k, Second::B, seed);
+      CHECK_FALSE(wrong.ok);
+      CHECK(wrong.report().find("(row " + std::to_string(m - 1)) != std::string::npos);
+    }
+  }
 }

@@ -58,6 +58,13 @@ template <class T>
                                        std::span<const float> expected, Tolerance tolerance,
                                        Extent extent);
 
+/// Float comparison where element i may differ from @p expected[i] by at most @p bound[i]: for
+/// results whose error bound depends on the element (a dot product's bound grows with the sum of
+/// the magnitudes of its terms, not with its value, which may cancel to zero).
+[[nodiscard]] Comparison compare_bounded(std::span<const float> got,
+                                         std::span<const double> expected,
+                                         std::span<const double> bound, Extent extent);
+
 /// @cond
 extern template Comparison compare_exact<float>(std::span<const float>, std::span<const float>,
                                                 Extent);

@@ -17,6 +17,7 @@
 #include "course/error.hpp"
 #include "course/gpu.hpp"
 #include "course/grading.hpp"
+#include "course/product_check.hpp"
 #include "course/stream.hpp"
 #include "course/timer.hpp"
 
