@@ -1,6 +1,10 @@
 #include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <set>
 
+#include "course/image.hpp"
 #include "course/testing.hpp"
 
 TEST_SUITE("cpu") {
@@ -61,5 +65,21 @@ TEST_SUITE("cpu") {
     // The test process may or may not have it set; either way it is stable within the process.
     CHECK(course::base_seed() == course::base_seed());
     CHECK(course::derive_seed(1, 2) != course::derive_seed(1, 3));
+  }
+
+  TEST_CASE("a field becomes a PNG file; bad shapes are refused") {
+    const auto path = std::filesystem::temp_directory_path() / "course_unit_field.png";
+    std::vector<float> field(6 * 4);
+    for (std::size_t i = 0; i < field.size(); ++i) field[i] = static_cast<float>(i);
+    field[5] = NAN;
+    course::write_png(path.string(), field, 6, 4, 0.0f, 23.0f);
+    std::ifstream file(path, std::ios::binary);
+    char signature[8] = {};
+    file.read(signature, 8);
+    CHECK(std::string(signature + 1, 3) == "PNG");
+    std::filesystem::remove(path);
+    CHECK_THROWS_AS(course::write_png(path.string(), field, 5, 4, 0.0f, 1.0f), std::invalid_argument);
+    CHECK_THROWS_AS(course::write_png(path.string(), field, 6, 4, 1.0f, 1.0f), std::invalid_argument);
+    CHECK_THROWS_AS(course::write_png("/no/such/dir/x.png", field, 6, 4, 0.0f, 1.0f), std::runtime_error);
   }
 }

@@ -49,6 +49,8 @@ TEST_SUITE("gpu") {
       CHECK(std::string(error.what()).find("cudaMalloc") != std::string::npos);
       CHECK(error.code() == cudaErrorMemoryAllocation);
     }
+    // The error was reported once; the next check must not see it again.
+    CHECK(cudaGetLastError() == cudaSuccess);
   }
 
   TEST_CASE("the timer reports a sane median, and the copy ceiling is plausible") {
