@@ -1,0 +1,77 @@
+// Lesson 03: checks the arguments once, then hands the call to the rung's launcher.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "course/error.hpp"
+#include "matmul.cuh"
+#include "matmul_rungs.cuh"
+
+namespace course::lesson03 {
+
+namespace {
+
+bool overlap(const float* x, long long x_count, const float* y, long long y_count) {
+  const auto x0 = reinterpret_cast<std::uintptr_t>(x);
+  const auto y0 = reinterpret_cast<std::uintptr_t>(y);
+  return x0 < y0 + y_count * sizeof(float) && y0 < x0 + x_count * sizeof(float);
+}
+
+// Throws for a bad call; returns true when there is work for a kernel (m, n, k > 0). An empty
+// C needs nothing; k = 0 makes C the zero matrix, which is filled here for every rung.
+bool prepare(const char* who, const float* d_a, const float* d_b, float* d_c, int m, int n, int k,
+             cudaStream_t stream) {
+  const std::string name = who;
+  require(m >= 0 && n >= 0 && k >= 0, name + ": m, n and k must be non-negative (0 <= m, n <= " +
+                                          std::to_string(kMaxExtent) + ", 0 <= k)");
+  require(m <= kMaxExtent && n <= kMaxExtent,
+          name + ": m and n must be at most " + std::to_string(kMaxExtent));
+  const long long mk = 1LL * m * k, kn = 1LL * k * n, mn = 1LL * m * n;
+  require(std::max({mk, kn, mn}) <= kMaxElements,
+          name + ": m * k, k * n and m * n must each be at most 2^31 - 1 elements");
+  if (m == 0 || n == 0)
+    return false;
+  require(d_a != nullptr && d_b != nullptr && d_c != nullptr,
+          name + ": d_a, d_b and d_c must be device pointers (null only when m or n is 0)");
+  require(k == 0 || (!overlap(d_c, mn, d_a, mk) && !overlap(d_c, mn, d_b, kn)),
+          name + ": d_c overlaps d_a or d_b; the product is written out of place");
+  if (k == 0) {
+    CUDA_CHECK(cudaMemsetAsync(d_c, 0, static_cast<std::size_t>(mn) * sizeof(float), stream));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void multiply(Variant variant, const float* d_a, const float* d_b, float* d_c, int m, int n, int k,
+              cudaStream_t stream) {
+  if (!prepare("multiply", d_a, d_b, d_c, m, n, k, stream))
+    return;
+  switch (variant) {
+    case Variant::NaiveUncoalesced:
+      return launch_naive_uncoalesced(d_a, d_b, d_c, m, n, k, stream);
+    case Variant::Naive:
+      return launch_naive(d_a, d_b, d_c, m, n, k, stream);
+    case Variant::Tiled:
+      return launch_tiled(kTiledTile, d_a, d_b, d_c, m, n, k, stream);
+    case Variant::Register1d:
+      return launch_register_1d(d_a, d_b, d_c, m, n, k, stream);
+    case Variant::Register2d:
+      return launch_register_2d(d_a, d_b, d_c, m, n, k, stream);
+    case Variant::Warptiled:
+      return launch_warptiled(d_a, d_b, d_c, m, n, k, stream);
+  }
+  throw std::invalid_argument("multiply: unknown variant");
+}
+
+void multiply_tiled(int tile, const float* d_a, const float* d_b, float* d_c, int m, int n, int k,
+                    cudaStream_t stream) {
+  require(std::find(kTileSweep.begin(), kTileSweep.end(), tile) != kTileSweep.end(),
+          "multiply_tiled: tile must be 4, 8, 16 or 32, not " + std::to_string(tile));
+  if (!prepare("multiply_tiled", d_a, d_b, d_c, m, n, k, stream))
+    return;
+  launch_tiled(tile, d_a, d_b, d_c, m, n, k, stream);
+}
+
+}  // namespace course::lesson03

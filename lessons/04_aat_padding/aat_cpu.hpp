@@ -1,0 +1,44 @@
+/// @file
+/// @brief Lesson 04's CPU reference: the specification, in a few obvious lines.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace course::lesson04 {
+
+/// C = A·Aᵀ for the n x k row-major matrix @p a, in double: C[i][j] = sum over p of
+/// A[i][p] * A[j][p]. O(n² k): for small matrices only (the tests check large ones on the GPU).
+inline std::vector<double> aat_reference(std::span<const float> a, int n, int k) {
+  std::vector<double> c(static_cast<std::size_t>(n) * n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      double sum = 0.0;
+      for (int p = 0; p < k; ++p)
+        sum +=
+            double(a[static_cast<std::size_t>(i) * k + p]) * a[static_cast<std::size_t>(j) * k + p];
+      c[static_cast<std::size_t>(i) * n + j] = sum;
+    }
+  return c;
+}
+
+/// The error a float computation of C[i][j] may carry, whatever its order of summation:
+/// γ_k Σ_p |A[i][p] A[j][p]| with γ_k = k u / (1 - k u), u = 2^-24 (see README, "Tolerance").
+inline std::vector<double> aat_error_bound(std::span<const float> a, int n, int k) {
+  const double ku = k * 0x1p-24;
+  const double gamma = ku / (1.0 - ku);
+  std::vector<double> bound(static_cast<std::size_t>(n) * n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      double magnitude = 0.0;
+      for (int p = 0; p < k; ++p)
+        magnitude += std::fabs(double(a[static_cast<std::size_t>(i) * k + p]) *
+                               a[static_cast<std::size_t>(j) * k + p]);
+      bound[static_cast<std::size_t>(i) * n + j] = gamma * magnitude + 1e-30;
+    }
+  return bound;
+}
+
+}  // namespace course::lesson04

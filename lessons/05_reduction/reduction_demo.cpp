@@ -1,0 +1,263 @@
+// Lesson 05's demo: seed 000's Table 3.3 (reduce1...reduce5) measured live, the whole ladder
+// against CUB, and the lab's row reductions with every version's time side by side.
+// See README.md, "How to work on this lesson".
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "course/buffer.hpp"
+#include "course/compare.hpp"
+#include "course/data.hpp"
+#include "course/demo.hpp"
+#include "course/error.hpp"
+#include "reduction.cuh"
+#include "reduction_cpu.hpp"
+
+namespace {
+
+using namespace course;
+using namespace course::lesson05;
+
+constexpr const char* kDefaultSize = "2^26";
+constexpr std::uint64_t kMaxDemoSize = std::uint64_t{1} << 30;
+// Seed 000's Table 3.3: milliseconds on the lab's GPU of the time, for reduce1...reduce5.
+constexpr double kSeedMs[] = {19.09, 11.91, 10.62, 9.10, 8.67};
+
+struct ReductionOptions {
+  std::string type = "float";  ///< --type, of the full ladder
+  std::string op = "sum";      ///< --op, of the full ladder
+  int rows = kLabSize;         ///< --rows of the row reductions
+  int cols = kLabSize;         ///< --cols of the row reductions
+};
+
+std::string fixed(double value, int digits) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*f", digits, value);
+  return text;
+}
+
+Op op_named(const std::string& name) {
+  for (const auto& [op, op_name] : kOps)
+    if (op_name == name)
+      return op;
+  return Op::Sum;
+}
+
+// Runs the rungs in @p rungs on one input and fills a row per rung; checks each result.
+template <class T>
+void run_rungs(LadderReport& report, const DemoOptions& options, Op op, std::span<const T> input,
+               const std::vector<VariantInfo>& rungs) {
+  const std::size_t n = input.size();
+  const int block = options.block != 0 ? options.block : kDefaultBlock;
+  DeviceBuffer<T> d_in{input};
+  DeviceBuffer<T> d_out(1);
+  // Float sums are checked within the tests' bound; everything else is exact (int sums wrap
+  // like the GPU's adds, so any order gives the same bits).
+  T expected = op == Op::Sum ? T{} : reduce_reference<T>(op, input);
+  double tolerance = 0.0;
+  if constexpr (std::is_same_v<T, int>) {
+    if (op == Op::Sum)
+      expected = static_cast<int>(sum_reference(input));
+  } else {
+    tolerance = 8.0 * std::max(1.0, std::ceil(std::log2(static_cast<double>(n)))) * 0x1p-24 *
+                abs_sum(input);
+  }
+  const double reference_sum = op == Op::Sum ? static_cast<double>(sum_reference(input)) : 0.0;
+  for (const auto& info : rungs) {
+    LadderRow row;
+    row.rung = info.name;
+    row.kind = info.kind;
+    auto run = [&, variant = info.variant](cudaStream_t stream) {
+      reduce(variant, op, d_in.data(), d_out.data(), n, stream, block);
+    };
+    d_out.poison();
+    row.status = try_rung([&] { run(nullptr); });
+    if (row.status == "ok") {
+      const T got = d_out.to_host()[0];
+      const bool right = std::is_same_v<T, float> && op == Op::Sum
+                             ? std::abs(static_cast<double>(got) - reference_sum) <= tolerance
+                             : got == expected;
+      if (!right)
+        row.status = "WRONG";
+      row.timing = time_on_gpu(run, {.warmup = 2, .repeats = options.repeat});
+      row.metric = gb_per_s(static_cast<double>(n) * sizeof(T), row.timing.median_ms);
+    }
+    report.rows.push_back(row);
+  }
+}
+
+LadderReport table_3_3(const DemoOptions& options, std::size_t n) {
+  LadderReport report;
+  report.title = "Seed 000's Table 3.3, live: reduce1...reduce5, int sum of " + std::to_string(n) +
+                 " elements";
+  report.metric_unit = "GB/s";
+  report.baseline = "interleaved_divergent";
+  report.ceiling = ceilings::cub_reduce_sum(n);
+  report.extra_columns = {"seed", "seed ms", "x previous"};
+  std::vector<VariantInfo> rungs;
+  for (const auto& info : kVariants)
+    if (!info.seed.empty() && options.wants(std::string(info.name)))
+      rungs.push_back(info);
+  const auto input = uniform_ints(n, base_seed(), -31, 31);
+  run_rungs<int>(report, options, Op::Sum, input, rungs);
+  double previous = 0.0;
+  for (std::size_t r = 0; r < report.rows.size(); ++r) {
+    auto& row = report.rows[r];
+    const auto variant = *variant_from_name(row.rung);
+    const auto index = static_cast<std::size_t>(variant);
+    const double ms = row.timing.median_ms;
+    row.extra = {std::string(kVariants[index].seed), fixed(kSeedMs[index], 2),
+                 previous > 0 && ms > 0 ? fixed(previous / ms, 2) : "-"};
+    if (row.ran())
+      previous = ms;
+  }
+  report.notes = {
+      "seed ms: the seed's own figures on its GPU of the time; x previous: step "
+      "speedup over the row above; x interleaved_divergent: cumulative. Ints wrap "
+      "like the GPU's adds, so any order of the sum gives the same bits."};
+  return report;
+}
+
+LadderReport full_ladder(const DemoOptions& options, const ReductionOptions& mine, std::size_t n) {
+  const Op op = op_named(mine.op);
+  LadderReport report;
+  report.title = "Lesson 05, the reduction ladder: " + mine.op + " of " + std::to_string(n) + " " +
+                 mine.type + "s, block " +
+                 std::to_string(options.block != 0 ? options.block : kDefaultBlock);
+  report.metric_unit = "GB/s";
+  report.baseline = "interleaved_divergent";
+  report.ceiling = ceilings::cub_reduce_sum(n);
+  std::vector<VariantInfo> rungs;
+  for (const auto& info : kVariants)
+    if (options.wants(std::string(info.name)))
+      rungs.push_back(info);
+  if (mine.type == "int") {
+    run_rungs<int>(report, options, op, uniform_ints(n, base_seed(), -31, 31), rungs);
+  } else {
+    run_rungs<float>(report, options, op, pattern_floats(Pattern::Uniform, n, base_seed()), rungs);
+  }
+  report.notes = {
+      "GB/s counts each input element read once; the ceiling is CUB's float sum of "
+      "the same n, measured in this run (vectorized does not use --block)."};
+  return report;
+}
+
+LadderReport row_table(const DemoOptions& options, const ReductionOptions& mine) {
+  const int rows = mine.rows;
+  const int cols = mine.cols;
+  const std::size_t count = static_cast<std::size_t>(rows) * cols;
+  const auto a = pattern_floats(Pattern::Uniform, count, base_seed());
+  const auto b = pattern_floats(Pattern::Uniform, count, base_seed() + 1);
+  DeviceBuffer<float> d_a{std::span<const float>(a)};
+  DeviceBuffer<float> d_b{std::span<const float>(b)};
+  DeviceBuffer<float> d_out(std::max(rows, cols));
+  LadderReport report;
+  report.title = "The lab's row reductions on a " + std::to_string(rows) + " x " +
+                 std::to_string(cols) + " float matrix: every version side by side";
+  report.metric_unit = "GB/s";
+  report.baseline = "global";
+  report.ceiling = ceilings::device_copy();
+  report.extra_columns = {"global ms", "shared ms", "padded ms", "shared / padded"};
+  for (const auto& info : kRowOps) {
+    LadderRow row;
+    row.rung = info.name;
+    row.kind = "lab";
+    const auto expected = row_reduce_reference(info.op, a, b, rows, cols);
+    const std::size_t out_count = row_output_size(info.op, rows, cols);
+    const double bytes =
+        static_cast<double>(count) * sizeof(float) * (info.op == RowOp::DotProduct ? 2 : 1);
+    std::vector<double> ms;
+    std::vector<std::string> wrong;
+    for (const auto& [version, name] : kRowVersions) {
+      auto run = [&, version = version](cudaStream_t stream) {
+        row_reduce(version, info.op, d_a.data(), d_b.data(), d_out.data(), rows, cols, stream);
+      };
+      d_out.poison();
+      const std::string status = try_rung([&] { run(nullptr); });
+      if (status != "ok") {
+        ms.push_back(0.0);
+        row.note += std::string(name) + ": " + status + "; ";
+        continue;
+      }
+      auto got = d_out.to_host();
+      got.resize(out_count);
+      const int d = info.op == RowOp::ColumnMean ? rows : cols;
+      if (!compare_close(got, expected, {2.0 * (d + 2) * 0x1p-24 * d, 0.0}, {out_count}).ok)
+        wrong.emplace_back(name);
+      ms.push_back(time_on_gpu(run, {.warmup = 2, .repeats = options.repeat}).median_ms);
+    }
+    // The main columns show the fastest version that ran.
+    int best = -1;
+    for (int v = 0; v < 3; ++v)
+      if (ms[v] > 0 && (best < 0 || ms[v] < ms[best]))
+        best = v;
+    row.status = best < 0 ? "not run" : wrong.empty() ? "ok" : "WRONG";
+    for (const auto& name : wrong)
+      row.note += name + " wrong; ";
+    if (best >= 0) {
+      row.timing = {ms[best], ms[best], ms[best], options.repeat};
+      row.metric = gb_per_s(bytes, ms[best]);
+      if (ms[0] > 0)
+        row.speedup = ms[0] / ms[best];
+      row.note += "fastest: " + std::string(kRowVersions[best].second);
+    }
+    auto cell = [](double value) { return value > 0 ? fixed(value, 3) : std::string("-"); };
+    row.extra = {cell(ms[0]), cell(ms[1]), cell(ms[2]),
+                 ms[1] > 0 && ms[2] > 0 ? fixed(ms[1] / ms[2], 2) : "-"};
+    report.rows.push_back(row);
+  }
+  report.notes = {
+      "time, GB/s and x global are those of the fastest version; GB/s counts each "
+      "matrix element read once (A and B for the dot product). Try --rows 32768 "
+      "--cols 2048 to see the padding pay."};
+  return report;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  DemoSpec spec;
+  spec.lesson = "05_reduction";
+  spec.description =
+      "Lesson 05: seed 000's Table 3.3 live, the reduction ladder against CUB, and the lab's row "
+      "reductions.";
+  spec.size_help = "elements of the ladder, e.g. 2^26, 2^28 or 64M (default 2^26, at most 2^30)";
+  for (const auto& info : kVariants)
+    spec.variant_names.emplace_back(info.name);
+  ReductionOptions mine;
+  spec.add_options = [&](CLI::App& app) {
+    app.add_option("--type", mine.type,
+                   "element type of the full ladder: int or float (default float)")
+        ->check(CLI::IsMember({"int", "float"}));
+    app.add_option("--op", mine.op, "operator of the full ladder: sum, max or min (default sum)")
+        ->check(CLI::IsMember({"sum", "max", "min"}));
+    app.add_option("--rows", mine.rows,
+                   "rows of the row reductions (default 1000, the lab's Size)");
+    app.add_option("--cols", mine.cols, "columns of the row reductions (default 1000)");
+  };
+  spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
+    const auto n = parse_count(options.size.empty() ? kDefaultSize : options.size);
+    if (!n || *n < 1 || *n > kMaxDemoSize)
+      return "--size takes a count in [1, 2^30], e.g. 2^26 or 2^28";
+    if (options.block != 0 && (options.block < 64 || (options.block & (options.block - 1)) != 0))
+      return "--block must be a power of two in [64, 1024]";
+    if (mine.rows < 1 || mine.rows > 65536 || mine.cols < 1 || mine.cols > 65536)
+      return "--rows and --cols must be in [1, 65536]";
+    return std::nullopt;
+  };
+  spec.run = [&](const DemoOptions& options) {
+    const std::size_t n = *parse_count(options.size.empty() ? kDefaultSize : options.size);
+    std::vector<LadderReport> reports;
+    LadderReport seed_table = table_3_3(options, n);
+    if (!seed_table.rows.empty())
+      reports.push_back(seed_table);
+    LadderReport ladder = full_ladder(options, mine, n);
+    if (!ladder.rows.empty())
+      reports.push_back(ladder);
+    reports.push_back(row_table(options, mine));
+    return reports;
+  };
+  return run_demo(argc, argv, spec);
+}

@@ -1,0 +1,443 @@
+// Lesson 05's tests: every rung on int (bit-exact) and float (within a bound that grows with n),
+// for sum, max and min, on many sizes, patterns, blocks and misaligned starts; the row reductions
+// on the lab's shapes; speed as ratios measured in this run; bad arguments refused. Test names,
+// thresholds and points come from the grading table in lessons/05_reduction/README.md.
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "course/testing.hpp"
+#include "reduction.cuh"
+#include "reduction_cpu.hpp"
+
+namespace {
+
+using namespace course;
+using namespace course::lesson05;
+
+constexpr std::size_t kGuard = 16;  // poisoned elements after the result: a write there is a bug
+constexpr std::size_t kTrap = 64;   // trap values after the input: a read there changes the result
+constexpr double kUnitRoundoff = 0x1p-24;
+
+// A value that changes the result of @p op if a kernel reads it: the input ends are filled with
+// it, so reading before the start or past the end of the input is caught.
+template <class T>
+T trap_value(Op op) {
+  if (op == Op::Max)
+    return std::numeric_limits<T>::max();
+  if (op == Op::Min)
+    return std::numeric_limits<T>::lowest();
+  return static_cast<T>(12345678);
+}
+
+// The float sum tolerance (README, "Accuracy"): a summation tree of depth d is within
+// d u sum|x| of the exact sum (u = 2^-24). The tree rungs have depth about log2 n; the factor 8
+// covers the longer chains of the grid-stride accumulators and of the atomics across blocks.
+double sum_tolerance(std::span<const float> input) {
+  const double depth = std::max(1.0, std::ceil(std::log2(static_cast<double>(input.size()))));
+  return 8.0 * depth * kUnitRoundoff * abs_sum(input);
+}
+
+std::string describe(Variant variant, Op op, std::string_view type, std::size_t n,
+                     std::string_view input, std::uint64_t seed, std::size_t offset, int block) {
+  return std::string(name_of(variant)) + " " + std::string(name_of(op)) + "<" + std::string(type) +
+         "> n " + std::to_string(n) + ", " + std::string(input) + " input, seed " +
+         std::to_string(seed) + ", block " + std::to_string(block) +
+         (offset != 0 ? ", input starting " + std::to_string(offset) + " elements in" : "");
+}
+
+// Runs @p variant on @p input and checks the one result and the guard after it.
+template <class T>
+void check_one(Variant variant, Op op, std::span<const T> input, std::size_t offset, int block,
+               const std::string& where) {
+  const std::size_t n = input.size();
+  std::vector<T> framed(offset + n + kTrap, trap_value<T>(op));
+  std::copy(input.begin(), input.end(), framed.begin() + static_cast<std::ptrdiff_t>(offset));
+  DeviceBuffer<T> d_in{std::span<const T>(framed)};
+  DeviceBuffer<T> d_out(1 + kGuard);
+  d_out.poison();
+  reduce(variant, op, n == 0 ? nullptr : d_in.data() + offset, d_out.data(), n, {}, block);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const auto all = d_out.to_host();
+  const std::span<const T> got(all.data(), 1);
+  if constexpr (std::is_same_v<T, float>) {
+    if (op == Op::Sum) {
+      const std::vector<double> expected{sum_reference(input)};
+      COURSE_CHECK_MATCH(compare_close(got, expected, {sum_tolerance(input), 0.0}, {1}),
+                         where + " (tolerance " + std::to_string(sum_tolerance(input)) + ")");
+    } else {
+      const std::vector<T> expected{reduce_reference<T>(op, input)};
+      COURSE_CHECK_MATCH(compare_exact<T>(got, expected, {1}), where);
+    }
+  } else {
+    const std::vector<T> expected{op == Op::Sum ? static_cast<T>(sum_reference(input))
+                                                : reduce_reference<T>(op, input)};
+    COURSE_CHECK_MATCH(compare_exact<T>(got, expected, {1}), where);
+  }
+  std::vector<T> poison(kGuard);
+  std::memset(poison.data(), 0xFF, kGuard * sizeof(T));
+  CHECK_MESSAGE(std::memcmp(all.data() + 1, poison.data(), kGuard * sizeof(T)) == 0,
+                where << ": the rung wrote past its one result");
+}
+
+// Around one and two blocks of 256 (one and two elements per thread), around a coarsened
+// segment (4096), odd and prime sizes, and a size that needs several passes.
+std::vector<std::size_t> correctness_sizes() {
+  if (quick_mode())
+    return {1, 33, 257, 513, 4097, 65537};
+  return {1,   2,   31,  32,   33,   63,   64,   65,   255,  256,   257,
+          511, 512, 513, 1023, 1024, 1025, 4095, 4096, 4097, 65537, 1000003};
+}
+
+// The int inputs: uniform values small enough that no sum leaves int32, every element equal,
+// only negative values, and for max and min the extreme placed at the last index.
+std::vector<std::pair<std::string, std::vector<int>>> int_inputs(Op op, std::size_t n,
+                                                                 std::uint64_t seed) {
+  std::vector<std::pair<std::string, std::vector<int>>> inputs;
+  inputs.emplace_back("uniform [-1000, 1000]", uniform_ints(n, seed, -1000, 1000));
+  if (quick_mode())
+    return inputs;
+  inputs.emplace_back("all-equal", std::vector<int>(n, 7));
+  inputs.emplace_back("negative [-1000, -1]", uniform_ints(n, seed + 1, -1000, -1));
+  if (op != Op::Sum) {
+    auto extreme = uniform_ints(n, seed + 2, -2147483647, 2147483646);
+    extreme.back() = op == Op::Max ? 2147483647 : -2147483647 - 1;
+    inputs.emplace_back("full range, extreme last", std::move(extreme));
+  }
+  return inputs;
+}
+
+std::vector<std::pair<std::string, std::vector<float>>> float_inputs(Op op, std::size_t n,
+                                                                     std::uint64_t seed) {
+  std::vector<std::pair<std::string, std::vector<float>>> inputs;
+  inputs.emplace_back("uniform", pattern_floats(Pattern::Uniform, n, seed));
+  if (quick_mode())
+    return inputs;
+  inputs.emplace_back("all-equal", pattern_floats(Pattern::AllEqual, n, seed));
+  inputs.emplace_back("large-magnitude", pattern_floats(Pattern::LargeMagnitude, n, seed));
+  inputs.emplace_back("negative [-2, -1)", uniform_floats(n, seed, -2.0f, -1.0f));
+  if (op != Op::Sum) {
+    auto extreme = pattern_floats(Pattern::Uniform, n, seed + 1);
+    extreme.back() = op == Op::Max ? 3.0f : -3.0f;
+    inputs.emplace_back("uniform, extreme last", std::move(extreme));
+  }
+  return inputs;
+}
+
+template <class T>
+void check_type(Variant variant, std::string_view type, std::uint64_t base, std::uint64_t& stream) {
+  for (const auto& [op, op_name] : kOps) {
+    // The reduction of nothing is the identity.
+    check_one<T>(variant, op, {}, 0, kDefaultBlock,
+                 describe(variant, op, type, 0, "empty", 0, 0, kDefaultBlock));
+    for (const std::size_t n : correctness_sizes()) {
+      const std::uint64_t seed = derive_seed(base, stream++);
+      if constexpr (std::is_same_v<T, int>) {
+        for (const auto& [name, input] : int_inputs(op, n, seed))
+          check_one<T>(variant, op, input, 0, kDefaultBlock,
+                       describe(variant, op, type, n, name, seed, 0, kDefaultBlock));
+      } else {
+        for (const auto& [name, input] : float_inputs(op, n, seed))
+          check_one<T>(variant, op, input, 0, kDefaultBlock,
+                       describe(variant, op, type, n, name, seed, 0, kDefaultBlock));
+      }
+    }
+    // Starts that are not 16-byte aligned, and the smallest and largest blocks.
+    for (const std::size_t offset : {1, 2, 3}) {
+      const std::uint64_t seed = derive_seed(base, stream++);
+      for (const std::size_t n : {std::size_t{2}, std::size_t{7}, std::size_t{4099}}) {
+        if constexpr (std::is_same_v<T, int>) {
+          const auto input = uniform_ints(n, seed, -1000, 1000);
+          check_one<T>(variant, op, input, offset, kDefaultBlock,
+                       describe(variant, op, type, n, "uniform", seed, offset, kDefaultBlock));
+        } else {
+          const auto input = pattern_floats(Pattern::Uniform, n, seed);
+          check_one<T>(variant, op, input, offset, kDefaultBlock,
+                       describe(variant, op, type, n, "uniform", seed, offset, kDefaultBlock));
+        }
+      }
+    }
+    for (const int block : {64, 1024}) {
+      const std::uint64_t seed = derive_seed(base, stream++);
+      for (const std::size_t n :
+           {std::size_t{63}, std::size_t{65}, std::size_t{2049}, std::size_t{100003}}) {
+        if constexpr (std::is_same_v<T, int>) {
+          const auto input = uniform_ints(n, seed, -1000, 1000);
+          check_one<T>(variant, op, input, 0, block,
+                       describe(variant, op, type, n, "uniform", seed, 0, block));
+        } else {
+          const auto input = pattern_floats(Pattern::Uniform, n, seed);
+          check_one<T>(variant, op, input, 0, block,
+                       describe(variant, op, type, n, "uniform", seed, 0, block));
+        }
+      }
+    }
+  }
+}
+
+void check_correct(Variant variant) {
+  const std::uint64_t base = base_seed();
+  std::uint64_t stream = 0;
+  check_type<int>(variant, "int", base, stream);
+  check_type<float>(variant, "float", base, stream);
+  if (quick_mode())
+    return;
+  // The default size: ints in [-31, 31], so that even 2^26 of them cannot leave int32.
+  constexpr std::size_t kLarge = std::size_t{1} << 26;
+  const std::uint64_t seed = derive_seed(base, stream++);
+  const auto ints = uniform_ints(kLarge, seed, -31, 31);
+  for (const auto& [op, op_name] : kOps)
+    check_one<int>(
+        variant, op, ints, 0, kDefaultBlock,
+        describe(variant, op, "int", kLarge, "uniform [-31, 31]", seed, 0, kDefaultBlock));
+  const auto floats = pattern_floats(Pattern::Uniform, kLarge, seed);
+  check_one<float>(variant, Op::Sum, floats, 0, kDefaultBlock,
+                   describe(variant, Op::Sum, "float", kLarge, "uniform", seed, 0, kDefaultBlock));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Row reductions.
+
+struct Shape {
+  int rows;
+  int cols;
+};
+
+std::vector<Shape> row_shapes() {
+  std::vector<Shape> shapes{{1, 1},   {1, 1000}, {1000, 1}, {33, 17},
+                            {17, 33}, {31, 32},  {32, 33},  {999, 1001}};
+  if (!quick_mode())
+    shapes.push_back({kLabSize, kLabSize});
+  return shapes;
+}
+
+void check_row_one(RowVersion version, RowOp op, Shape shape, std::uint64_t seed) {
+  const std::size_t count = static_cast<std::size_t>(shape.rows) * shape.cols;
+  const auto a = pattern_floats(Pattern::Uniform, count, seed);
+  const auto b = pattern_floats(Pattern::Uniform, count, seed + 1);
+  DeviceBuffer<float> d_a{std::span<const float>(a)};
+  DeviceBuffer<float> d_b{std::span<const float>(b)};
+  const std::size_t out_count = row_output_size(op, shape.rows, shape.cols);
+  DeviceBuffer<float> d_out(out_count + kGuard);
+  d_out.poison();
+  row_reduce(version, op, d_a.data(), op == RowOp::DotProduct ? d_b.data() : nullptr, d_out.data(),
+             shape.rows, shape.cols);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const auto all = d_out.to_host();
+  const std::span<const float> got(all.data(), out_count);
+  const auto expected = row_reduce_reference(op, a, b, shape.rows, shape.cols);
+  const std::string where = std::string(name_of(version)) + " " + std::string(name_of(op)) + " " +
+                            std::to_string(shape.rows) + "x" + std::to_string(shape.cols) +
+                            " uniform input, seed " + std::to_string(seed);
+  const Extent extent{out_count};
+  if (op == RowOp::RowMax || op == RowOp::RowMin) {
+    std::vector<float> exact(expected.begin(), expected.end());
+    COURSE_CHECK_MATCH(compare_exact<float>(got, exact, extent), where);
+  } else {
+    // Any order of d - 1 additions of terms t_i is within (d - 1) u sum|t_i| of the exact sum;
+    // a product and a division add a rounding each. |a|, |b| < 1, so sum|t_i| <= d.
+    const int d = op == RowOp::ColumnMean ? shape.rows : shape.cols;
+    const bool mean = op == RowOp::RowMean || op == RowOp::ColumnMean;
+    const double atol = 2.0 * (d + 2) * kUnitRoundoff * (mean ? 1.0 : d);
+    COURSE_CHECK_MATCH(compare_close(got, expected, {atol, 0.0}, extent), where);
+  }
+  std::vector<float> poison(kGuard);
+  std::memset(poison.data(), 0xFF, kGuard * sizeof(float));
+  CHECK_MESSAGE(std::memcmp(all.data() + out_count, poison.data(), kGuard * sizeof(float)) == 0,
+                where << ": the kernel wrote past the end of the output");
+}
+
+void check_row_correct(RowVersion version) {
+  const std::uint64_t base = base_seed();
+  std::uint64_t stream = 0;
+  for (const auto& info : kRowOps)
+    for (const Shape shape : row_shapes())
+      check_row_one(version, info.op, shape, derive_seed(base, stream++));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Speed.
+
+constexpr std::size_t kSpeedSize = std::size_t{1} << 26;
+
+// Times @p variant (and @p baseline, in the same run) on a float sum of 2^26 elements, after
+// checking the timed result: a fast wrong answer earns nothing.
+SpeedSample measure(Variant variant, std::optional<Variant> baseline) {
+  const auto input = pattern_floats(Pattern::Uniform, kSpeedSize, derive_seed(base_seed(), 1000));
+  DeviceBuffer<float> d_in{std::span<const float>(input)};
+  DeviceBuffer<float> d_out(1);
+  d_out.poison();
+  reduce(variant, Op::Sum, d_in.data(), d_out.data(), kSpeedSize);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const std::vector<double> expected{sum_reference(input)};
+  REQUIRE_MESSAGE(compare_close(d_out.to_host(), expected, {sum_tolerance(input), 0.0}, {1}).ok,
+                  name_of(variant) << " gives a wrong sum of 2^26 floats; fix correctness first");
+  auto time = [&](Variant v) {
+    return time_on_gpu([&](cudaStream_t s) {
+             reduce(v, Op::Sum, d_in.data(), d_out.data(), kSpeedSize, s);
+           })
+        .median_ms;
+  };
+  SpeedSample sample;
+  sample.time_ms = time(variant);
+  if (baseline) {
+    sample.speedup = time(*baseline) / sample.time_ms;
+    sample.baseline = name_of(*baseline);
+  }
+  sample.share = gb_per_s(kSpeedSize * sizeof(float), sample.time_ms) /
+                 ceilings::cub_reduce_sum(kSpeedSize).value;
+  sample.ceiling = "CUB DeviceReduce::Sum";
+  return sample;
+}
+
+// Row sums of a tall 32768 x 2048 matrix: enough blocks (1024) that the shared-memory bank
+// conflicts, not the memory's latency, decide the time of the unpadded tile.
+SpeedSample measure_rows(RowVersion version, RowVersion baseline) {
+  constexpr Shape kShape{32768, 2048};
+  const std::size_t count = static_cast<std::size_t>(kShape.rows) * kShape.cols;
+  const auto a = pattern_floats(Pattern::Uniform, count, derive_seed(base_seed(), 2000));
+  DeviceBuffer<float> d_a{std::span<const float>(a)};
+  DeviceBuffer<float> d_out(kShape.rows);
+  d_out.poison();
+  row_reduce(version, RowOp::RowSum, d_a.data(), nullptr, d_out.data(), kShape.rows, kShape.cols);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const auto expected = row_reduce_reference(RowOp::RowSum, a, {}, kShape.rows, kShape.cols);
+  const double atol = 2.0 * (kShape.cols + 2) * kUnitRoundoff * kShape.cols;
+  REQUIRE_MESSAGE(
+      compare_close(d_out.to_host(), expected, {atol, 0.0}, {std::size_t{kShape.rows}}).ok,
+      name_of(version) << " gives wrong row sums at 32768x2048; fix correctness first");
+  auto time = [&](RowVersion v) {
+    return time_on_gpu([&](cudaStream_t s) {
+             row_reduce(v, RowOp::RowSum, d_a.data(), nullptr, d_out.data(), kShape.rows,
+                        kShape.cols, s);
+           })
+        .median_ms;
+  };
+  SpeedSample sample;
+  sample.time_ms = time(version);
+  sample.speedup = time(baseline) / sample.time_ms;
+  sample.baseline = name_of(baseline);
+  sample.share = gb_per_s(count * sizeof(float), sample.time_ms) / ceilings::device_copy().value;
+  sample.ceiling = "device copy";
+  return sample;
+}
+
+}  // namespace
+
+TEST_CASE("interleaved_divergent.correct") {
+  check_correct(Variant::InterleavedDivergent);
+}
+TEST_CASE("interleaved_strided.correct") {
+  check_correct(Variant::InterleavedStrided);
+}
+TEST_CASE("sequential.correct") {
+  check_correct(Variant::Sequential);
+}
+TEST_CASE("first_add_on_load.correct") {
+  check_correct(Variant::FirstAddOnLoad);
+}
+TEST_CASE("unrolled_warp.correct") {
+  check_correct(Variant::UnrolledWarp);
+}
+TEST_CASE("coarsened_atomic.correct") {
+  check_correct(Variant::CoarsenedAtomic);
+}
+TEST_CASE("warp_shuffle.correct") {
+  check_correct(Variant::WarpShuffle);
+}
+TEST_CASE("vectorized.correct") {
+  check_correct(Variant::Vectorized);
+}
+
+TEST_CASE("interleaved_strided.speed") {
+  COURSE_CHECK_SPEED("interleaved_strided.speed", Graded::Speedup, [] {
+    return measure(Variant::InterleavedStrided, Variant::InterleavedDivergent);
+  });
+}
+TEST_CASE("sequential.speed") {
+  COURSE_CHECK_SPEED("sequential.speed", Graded::Speedup,
+                     [] { return measure(Variant::Sequential, Variant::InterleavedDivergent); });
+}
+TEST_CASE("first_add_on_load.speed") {
+  COURSE_CHECK_SPEED("first_add_on_load.speed", Graded::Speedup,
+                     [] { return measure(Variant::FirstAddOnLoad, Variant::Sequential); });
+}
+TEST_CASE("unrolled_warp.speed") {
+  COURSE_CHECK_SPEED("unrolled_warp.speed", Graded::Share,
+                     [] { return measure(Variant::UnrolledWarp, Variant::InterleavedDivergent); });
+}
+TEST_CASE("coarsened_atomic.speed") {
+  COURSE_CHECK_SPEED("coarsened_atomic.speed", Graded::Share, [] {
+    return measure(Variant::CoarsenedAtomic, Variant::InterleavedDivergent);
+  });
+}
+TEST_CASE("warp_shuffle.speed") {
+  COURSE_CHECK_SPEED("warp_shuffle.speed", Graded::Share,
+                     [] { return measure(Variant::WarpShuffle, Variant::InterleavedDivergent); });
+}
+TEST_CASE("vectorized.speed") {
+  COURSE_CHECK_SPEED("vectorized.speed", Graded::Share,
+                     [] { return measure(Variant::Vectorized, Variant::InterleavedDivergent); });
+}
+
+TEST_CASE("row_global.correct") {
+  check_row_correct(RowVersion::Global);
+}
+TEST_CASE("row_shared.correct") {
+  check_row_correct(RowVersion::Shared);
+}
+TEST_CASE("row_shared_padded.correct") {
+  check_row_correct(RowVersion::SharedPadded);
+}
+TEST_CASE("row_shared_padded.speed") {
+  COURSE_CHECK_SPEED("row_shared_padded.speed", Graded::Speedup,
+                     [] { return measure_rows(RowVersion::SharedPadded, RowVersion::Shared); });
+}
+
+// Runs without a GPU: every check happens before the launcher touches the device.
+TEST_CASE("launcher.bad_arguments") {
+  float* fake = reinterpret_cast<float*>(std::uintptr_t{1} << 20);  // never dereferenced
+  int* fake_int = reinterpret_cast<int*>(std::uintptr_t{1} << 20);
+  for (const auto& info : kVariants) {
+    CAPTURE(info.name);
+    CHECK_THROWS_WITH_AS(reduce(info.variant, Op::Sum, fake, fake + 1000, kMaxCount + 1),
+                         doctest::Contains("2^32"), std::invalid_argument);
+    for (const int block : {0, 32, 48, 96, 2048})
+      CHECK_THROWS_WITH_AS(reduce(info.variant, Op::Sum, fake, fake - 1, 100, {}, block),
+                           doctest::Contains("power of two in [64, 1024]"), std::invalid_argument);
+    CHECK_THROWS_AS(reduce(info.variant, Op::Max, fake_int, nullptr, 100), std::invalid_argument);
+    CHECK_THROWS_AS(reduce(info.variant, Op::Min, nullptr, fake_int, 100), std::invalid_argument);
+    CHECK_THROWS_AS(reduce(info.variant, Op::Sum, nullptr, static_cast<float*>(nullptr), 0),
+                    std::invalid_argument);
+    CHECK_THROWS_WITH_AS(reduce(info.variant, Op::Sum, fake, fake + 50, 100),
+                         doctest::Contains("inside"), std::invalid_argument);
+    CHECK_THROWS_AS(reduce(info.variant, static_cast<Op>(7), fake, fake - 1, 100),
+                    std::invalid_argument);
+  }
+  for (const auto& [version, name] : kRowVersions) {
+    CAPTURE(name);
+    for (const auto& info : kRowOps) {
+      CHECK_THROWS_WITH_AS(row_reduce(version, info.op, fake, fake, fake + 1000, -1, 10),
+                           doctest::Contains("0 <= rows, cols <="), std::invalid_argument);
+      CHECK_THROWS_AS(row_reduce(version, info.op, fake, fake, fake + 1000, 10, -1),
+                      std::invalid_argument);
+      CHECK_THROWS_AS(row_reduce(version, info.op, fake, fake, fake + 1000, kMaxRowExtent + 1, 1),
+                      std::invalid_argument);
+      CHECK_THROWS_AS(row_reduce(version, info.op, nullptr, fake, fake + 1000, 10, 10),
+                      std::invalid_argument);
+      CHECK_THROWS_AS(row_reduce(version, info.op, fake, fake + 2000, nullptr, 10, 10),
+                      std::invalid_argument);
+      CHECK_THROWS_WITH_AS(row_reduce(version, info.op, fake, fake + 2000, fake + 50, 10, 10),
+                           doctest::Contains("overlap"), std::invalid_argument);
+      // An empty matrix is a no-op, even with null pointers.
+      CHECK_NOTHROW(row_reduce(version, info.op, nullptr, nullptr, nullptr, 0, 10));
+      CHECK_NOTHROW(row_reduce(version, info.op, nullptr, nullptr, nullptr, 10, 0));
+    }
+    CHECK_THROWS_WITH_AS(row_reduce(version, RowOp::DotProduct, fake, nullptr, fake + 1000, 10, 10),
+                         doctest::Contains("d_b"), std::invalid_argument);
+    CHECK_THROWS_AS(row_reduce(version, static_cast<RowOp>(9), fake, fake, fake + 1000, 10, 10),
+                    std::invalid_argument);
+  }
+}
