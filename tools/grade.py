@@ -7,6 +7,7 @@ Usage
     python3 tools/grade.py --build-dir build --lessons 01 02  # only some lessons
     python3 tools/grade.py --build-dir build --no-run         # re-score the last run
     python3 tools/grade.py --build-dir build --json results.json   # Gradescope
+    python3 tools/grade.py --build-dir build --build-log build.log # name compile errors
 
 Unless ``--no-run`` is given, the grader runs
 
@@ -42,7 +43,11 @@ The CTest name of a graded test is ``lessonNN/student/<test>``, for example
 
 A test earns the full points of its row when CTest reports it passed, and 0
 otherwise.  Points come ONLY from the pass/fail status in the JUnit file,
-never from anything a test prints.
+never from anything a test prints.  What a test prints only chooses the
+words of a failure (its status among the failing ones and its reason) and the
+measurements shown; a failed test printing "PASSED", "points 100" or a fake
+`[course] result:` line still earns 0.  (CTest decides pass/fail from the
+exit code alone: the student tests have no PASS/SKIP regular expressions.)
 
 What CTest's JUnit file looks like (CTest 3.25)
 -----------------------------------------------
@@ -56,7 +61,15 @@ summary of ``grade-ctest.log`` (``N - name (Timeout)``, ``(SEGFAULT)``, ...)
 found beside the JUnit file, when both were written by the same run.
 
 Status of a row: PASS, FAIL, SKIP (``<skipped>``, notrun or disabled),
-TIMEOUT, CRASH, or NOT RUN (listed in a README but absent from the results).
+TIMEOUT, CRASH (killed by a signal: abort, segfault, ...; the reason adds the
+first error line of the output, if any), EXIT (the process ended before the
+tests finished: the tests' main() turns an exit() from the code under test
+into exit code 86 and prints ``[course] FAILED: the process ended before the
+tests finished``), CUDA ERROR (a failure whose reason is a CUDA error: an
+illegal address, a trap, a launch failure), NOT BUILT (CTest could not find
+the test program: the lesson did not compile; with ``--build-log`` the reason
+is the log's first compile error in that lesson), or NOT RUN (listed in a
+README but absent from the results).  Only PASS earns points.
 
 Lines the tests print (display only)
 ------------------------------------
@@ -68,9 +81,14 @@ Lines the tests print (display only)
 
 The reason shown under a failing row is the first line that says why:
 a line containing ``not implemented`` (shown as just "not implemented"),
-else a compare line containing `` differ; first at``, else the first line
-containing ``ERROR:``, ``THREW exception``, ``CudaError`` or ``cuda error``;
-cut to 160 characters.
+else a compare line containing `` differ; first`` (joined with the next line
+when that one holds the first mismatch: "... 3 of 561 elements differ; first at
+(row 0, col 32): expected 0.25, got nan"), else the first line containing
+``ERROR:``, ``THREW exception``, ``CudaError`` or ``cuda error`` (or, for a
+doctest CHECK_MESSAGE, its ``logged:`` message a few lines below it);
+cut to 160 characters.  When no test printed a ``[course] gpu:`` line and
+some were skipped, the scoreboard ends with "No GPU was usable: every GPU
+test was skipped (<reason>)".
 
 Outputs and exit code
 ---------------------
@@ -120,6 +138,9 @@ SKIP = "SKIP"
 NOT_RUN = "NOT RUN"
 TIMEOUT = "TIMEOUT"
 CRASH = "CRASH"
+EXITED = "EXIT"
+CUDA_ERROR = "CUDA ERROR"
+NOT_BUILT = "NOT BUILT"
 
 REASON_MAX_CHARS = 160
 NO_VALUE = "-"
@@ -142,10 +163,19 @@ SPEEDUP_RE = re.compile(r"speedup ([0-9.]+)x")
 SHARE_RE = re.compile(r"share ([0-9.]+)")
 
 NOT_IMPLEMENTED = "not implemented"
-DIFFER_MARK = " differ; first at"
+DIFFER_MARK = " differ; first"
+LOGGED_PREFIX = "logged: "       # doctest's line for a CHECK_MESSAGE's message
+LOGGED_LOOKAHEAD = 3            # lines after an ERROR: line where its message may be
 ERROR_LINE_RE = re.compile(r"ERROR:|THREW exception|(?i:cuda ?error)")
 LEADING_PATH_RE = re.compile(r"^\S*/([^/\s]+:\d+:)")
 TIMEOUT_RE = re.compile(r"\bTimeout\b")
+# test_main.cpp's atexit guard: the code under test called exit() (exit code 86).
+ENDED_EARLY_RE = re.compile(r"\[course\] FAILED: the process ended before the tests finished")
+CUDA_ERROR_RE = re.compile(r"CUDA error|CudaError|cudaError[A-Z]\w*")
+# CTest's words when the test program does not exist (the lesson did not build).
+NOT_BUILT_RE = re.compile(r"Unable to find executable|Could not find executable")
+BUILD_ERROR_RE = re.compile(r"\berror\b|\bError \d+\b|FAILED:", re.IGNORECASE)
+BUILD_PATH_RE = re.compile(r"^\S*?/(lessons/\S+)")
 # CTest's words for a test process that died (failure message or log summary).
 CRASH_RE = re.compile(
     r"SEGFAULT|SegFault|Subprocess aborted|Child aborted|Exception|ILLEGAL|Illegal|"
@@ -162,6 +192,9 @@ ANSI_COLOURS = {
     FAIL: "\033[31m",     # red
     CRASH: "\033[31m",
     TIMEOUT: "\033[31m",
+    EXITED: "\033[31m",
+    CUDA_ERROR: "\033[31m",
+    NOT_BUILT: "\033[31m",
     SKIP: "\033[33m",     # yellow
     NOT_RUN: "\033[33m",
 }
@@ -300,6 +333,8 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
                         help="colour the status column (auto: only on a terminal without NO_COLOR)")
     parser.add_argument("--ctest", default="ctest", metavar="PATH",
                         help="the ctest executable (default: ctest on PATH)")
+    parser.add_argument("--build-log", type=Path, metavar="FILE",
+                        help="the build's log: a lesson that did not build shows its first error")
     parser.add_argument("--timeout-scale", type=float, metavar="F",
                         help=f"export {TIMEOUT_SCALE_ENV}=F to ctest, for slow GPUs")
     args = parser.parse_args(argv)
@@ -528,16 +563,32 @@ def shorten(text: str) -> str:
     return text[: REASON_MAX_CHARS - 3].rstrip() + "..."
 
 
+def differ_reason(lines: List[str], index: int) -> str:
+    """A compare report: 'input: N of M elements differ; first at (row, col): expected X, got Y'.
+
+    The harness prints the count line, then the first mismatch on the next line
+    ("...differ; first:" / "at (row 0, col 32): expected 0.25, got nan"); join them."""
+    line = lines[index].removeprefix(LOGGED_PREFIX)
+    following = lines[index + 1] if index + 1 < len(lines) else ""
+    if line.endswith("first:") and following.startswith("at "):
+        line = f"{line[:-1]} {following}"
+    return shorten(line)
+
+
 def first_reason(output: str) -> Optional[str]:
     """The first output line that says why a test failed, or None."""
     lines = [line.strip() for line in output.splitlines() if line.strip()]
     if any(NOT_IMPLEMENTED in line for line in lines):
         return NOT_IMPLEMENTED
-    for line in lines:
+    for index, line in enumerate(lines):
         if DIFFER_MARK in line:
-            return shorten(line)
-    for line in lines:
+            return differ_reason(lines, index)
+    for index, line in enumerate(lines):
         if ERROR_LINE_RE.search(line):
+            # A CHECK_MESSAGE's own words ("logged: ...") say more than "CHECK( x ) is NOT correct!".
+            for later in lines[index + 1:index + 1 + LOGGED_LOOKAHEAD]:
+                if later.startswith(LOGGED_PREFIX) and "THREW" not in line:
+                    return shorten(later.removeprefix(LOGGED_PREFIX))
             return shorten(LEADING_PATH_RE.sub(r"\1", line))
     return None
 
@@ -562,17 +613,26 @@ def with_seed(reason: str, output: str) -> str:
     return f"{reason} (seed {match.group(1)})"
 
 
+def crash_reason(what: str, output: str) -> str:
+    """'crashed (SEGFAULT)', plus the first line of the output that says why, if any."""
+    reason = first_reason(output)
+    return shorten(f"crashed ({shorten(what)})" + (f": {reason}" if reason else ""))
+
+
 def classify_failure(message: str, output: str, ctest_outcome: str, duration: float) -> Tuple[str, str]:
-    """(status, reason) of a failed test: TIMEOUT, CRASH or FAIL."""
+    """(status, reason) of a failed test: TIMEOUT, CRASH, EXIT, CUDA ERROR or FAIL."""
     if TIMEOUT_RE.search(message) or ctest_outcome == "Timeout" or TIMEOUT_RE.search(output):
         return TIMEOUT, f"timed out after {duration:.1f} s" if duration > 0 else "timed out"
     if ctest_outcome and ctest_outcome not in CTEST_PLAIN_OUTCOMES:
-        return CRASH, f"crashed ({shorten(ctest_outcome)})"
+        return CRASH, crash_reason(ctest_outcome, output)
     if CRASH_RE.search(message):
-        return CRASH, f"crashed ({shorten(message)})"
+        return CRASH, crash_reason(message, output)
+    if ENDED_EARLY_RE.search(output):
+        return EXITED, "the process ended before the tests finished: exit() called by the code under test"
     reason = first_reason(output)
     if reason is not None:
-        return FAIL, with_seed(reason, output)
+        status = CUDA_ERROR if reason != NOT_IMPLEMENTED and CUDA_ERROR_RE.search(reason) else FAIL
+        return status, with_seed(reason, output)
     return FAIL, shorten(message) if message else "failed (no reason in the output; see the ctest log)"
 
 
@@ -582,6 +642,8 @@ def classify(case: ET.Element, output: str, ctest_outcome: str, duration: float)
     skipped = child_message(case, ("skipped",))
     failure = child_message(case, ("failure", "error"))
     if skipped is not None or status in ("notrun", "skipped"):
+        if NOT_BUILT_RE.search(skipped or "") or NOT_BUILT_RE.search(output):
+            return NOT_BUILT, "the test program was not built (see the build's errors)"
         return SKIP, skip_reason(output, skipped or "")
     if status == "disabled":
         return SKIP, "disabled in CTest"
@@ -669,13 +731,30 @@ def find_ceilings(results: Iterable[TestResult]) -> List[Tuple[str, str]]:
     return list(ceilings.items())
 
 
-def graded_row(lesson: str, test: GradedTest, result: Optional[TestResult]) -> Row:
+def first_build_error(log: str, lesson: str, own_only: bool = False) -> Optional[str]:
+    """The first error line of a build log about lessons/NN_*, else (unless own_only) the first
+    error line at all; paths start at lessons/."""
+    errors = [line.strip() for line in log.splitlines() if BUILD_ERROR_RE.search(line)]
+    # The compiler's own words first, then the build tool's ("FAILED: <object file>").
+    errors.sort(key=lambda line: line.startswith(("FAILED:", "ninja:", "make")))
+    own = [line for line in errors if re.search(rf"lessons/{lesson}_", line)]
+    chosen = (own or ([] if own_only else errors) or [None])[0]
+    return shorten(BUILD_PATH_RE.sub(r"\1", chosen)) if chosen else None
+
+
+def graded_row(lesson: str, test: GradedTest, result: Optional[TestResult], build_log: str = "") -> Row:
     if result is None:
+        error = first_build_error(build_log, lesson, own_only=True) if build_log else None
         return Row(lesson, test.name, test.kind, NOT_RUN, 0, test.points,
-                   reason="no result from CTest for this test")
+                   reason=f"no result from CTest; the build says: {error}" if error
+                   else "no result from CTest for this test")
     got = test.points if result.status == PASS else 0
+    reason = result.reason
+    if result.status == NOT_BUILT and build_log:
+        error = first_build_error(build_log, lesson)
+        reason = f"not built: {error}" if error else reason
     return Row(lesson, test.name, test.kind, result.status, got, test.points,
-               reason=result.reason, measurement=result.measurement)
+               reason=shorten(reason), measurement=result.measurement)
 
 
 def unlisted_row(result: TestResult) -> Row:
@@ -694,14 +773,15 @@ def index_results(results: List[TestResult], warnings: List[str]) -> Dict[Tuple[
     return indexed
 
 
-def build_rows(lessons: List[Lesson], results: List[TestResult],
-               warnings: List[str]) -> Tuple[List[Lesson], Dict[str, List[Row]]]:
+def build_rows(lessons: List[Lesson], results: List[TestResult], warnings: List[str],
+               build_log: str = "") -> Tuple[List[Lesson], Dict[str, List[Row]]]:
     """Rows per lesson number: README tests first, then results no README lists."""
     indexed = index_results(results, warnings)
     rows: Dict[str, List[Row]] = {}
     all_lessons = list(lessons)
     for lesson in lessons:
-        rows[lesson.number] = [graded_row(lesson.number, test, indexed.pop((lesson.number, test.name), None))
+        rows[lesson.number] = [graded_row(lesson.number, test,
+                                          indexed.pop((lesson.number, test.name), None), build_log)
                                for test in lesson.tests]
     for result in indexed.values():
         key = result.lesson or UNKNOWN
@@ -713,20 +793,23 @@ def build_rows(lessons: List[Lesson], results: List[TestResult],
     return all_lessons, rows
 
 
-def all_skipped_reason(results: List[TestResult]) -> Optional[str]:
-    """The first skip reason when every test was skipped, else None."""
-    if results and all(result.status == SKIP for result in results):
-        return results[0].reason
+def all_skipped_reason(results: List[TestResult], gpu: Optional[str]) -> Optional[str]:
+    """The first skip reason when no test ran on a GPU and some were skipped, else None."""
+    skipped = [result for result in results if result.status == SKIP]
+    if skipped and gpu is None:
+        return skipped[0].reason
     return None
 
 
-def build_scoreboard(lessons: List[Lesson], results: List[TestResult], warnings: List[str]) -> Scoreboard:
+def build_scoreboard(lessons: List[Lesson], results: List[TestResult], warnings: List[str],
+                     build_log: str = "") -> Scoreboard:
     if not results:
         warnings.append("CTest reported no student tests: is the build directory configured and built?")
-    all_lessons, rows = build_rows(lessons, results, warnings)
-    return Scoreboard(lessons=all_lessons, rows=rows, gpu=find_gpu(results),
+    all_lessons, rows = build_rows(lessons, results, warnings, build_log)
+    gpu = find_gpu(results)
+    return Scoreboard(lessons=all_lessons, rows=rows, gpu=gpu,
                       ceilings=find_ceilings(results), warnings=warnings,
-                      all_skipped_reason=all_skipped_reason(results))
+                      all_skipped_reason=all_skipped_reason(results, gpu))
 
 
 def totals_of(rows: Iterable[Row]) -> Totals:
@@ -824,7 +907,7 @@ def render_scoreboard(board: Scoreboard, colour: Colouriser) -> str:
     lines.append(f"Total: {grand_totals(board).text()}")
     lines += [f"warning: {warning}" for warning in board.warnings]
     if board.all_skipped_reason is not None:
-        lines.append(f"No GPU was usable: every test was skipped ({board.all_skipped_reason}).")
+        lines.append(f"No GPU was usable: every GPU test was skipped ({board.all_skipped_reason}).")
     return "\n".join(lines) + "\n"
 
 
@@ -910,6 +993,15 @@ def obtain_results(args: argparse.Namespace) -> Tuple[List[TestResult], float]:
     return results, seconds
 
 
+def read_build_log(path: Optional[Path]) -> str:
+    if path is None:
+        return ""
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as err:
+        raise UsageError(f"cannot read the build log {path}: {err.strerror}") from None
+
+
 def configure_stdout() -> None:
     """Never die on a terminal that cannot show '↳' or '·'."""
     reconfigure = getattr(sys.stdout, "reconfigure", None)
@@ -926,7 +1018,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         lessons, warnings = load_lessons(args.source_dir.resolve(), args.lessons)
         results, seconds = obtain_results(args)
-        board = build_scoreboard(lessons, results, warnings)
+        board = build_scoreboard(lessons, results, warnings, read_build_log(args.build_log))
         plain = render_scoreboard(board, no_colour)
         coloured = use_colour(args.color, sys.stdout)
         sys.stdout.write(render_scoreboard(board, ansi_colour) if coloured else plain)

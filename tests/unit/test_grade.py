@@ -77,6 +77,65 @@ GPU_LINES = (
 DIFFER_LINE = ("tiled.correct 8192x8192 seed 42: 3 of 67108864 elements differ; "
                "first at (row 3, col 17): expected 1.5, got nan")
 
+# What test_main.cpp prints when the code under test calls exit(), and what doctest prints for
+# a CUDA_CHECK that caught an illegal address.
+ENDED_EARLY = ("[course] gpu: NVIDIA H100\n"
+               "[course] FAILED: the process ended before the tests finished (exit() called?)\n")
+ILLEGAL_ADDRESS = ("[course] seed: 5\n"
+                   "/src/tests/01_constant_memory/test_constant_memory.cpp:155: ERROR: test case THREW "
+                   "exception: CUDA error cudaErrorIllegalAddress (an illegal memory access was "
+                   "encountered) in cudaDeviceSynchronize() at t.cpp:61\n")
+
+# Fields of Gradescope's results.json as its autograder specification documents them
+# (https://gradescope-autograders.readthedocs.io/en/latest/specs/): name -> allowed types.
+GRADESCOPE_TOP = {"score": (int, float), "execution_time": (int,), "output": (str,),
+                  "output_format": (str,), "test_output_format": (str,), "test_name_format": (str,),
+                  "visibility": (str,), "stdout_visibility": (str,), "extra_data": (dict,),
+                  "tests": (list,), "leaderboard": (list,)}
+GRADESCOPE_TEST = {"score": (int, float), "max_score": (int, float), "status": (str,),
+                   "name": (str,), "name_format": (str,), "number": (str,), "output": (str,),
+                   "output_format": (str,), "tags": (list,), "visibility": (str,),
+                   "extra_data": (dict,)}
+GRADESCOPE_VISIBILITY = {"hidden", "after_due_date", "after_published", "visible"}
+GRADESCOPE_STATUS = {"passed", "failed"}
+
+
+def gradescope_problems(data: object) -> List[str]:
+    """Everything in a results.json that Gradescope's specification does not allow."""
+    problems: List[str] = []
+
+    def check_fields(obj: dict, spec: dict, where: str) -> None:
+        for key, value in obj.items():
+            if key not in spec:
+                problems.append(f"{where}: unknown field {key!r}")
+            elif isinstance(value, bool) or not isinstance(value, spec[key]):
+                problems.append(f"{where}: {key} is a {type(value).__name__}")
+        if "visibility" in obj and obj["visibility"] not in GRADESCOPE_VISIBILITY:
+            problems.append(f"{where}: visibility {obj['visibility']!r}")
+
+    if not isinstance(data, dict):
+        return ["the top level is not an object"]
+    check_fields(data, GRADESCOPE_TOP, "results")
+    tests = data.get("tests", [])
+    if "score" not in data and not all(isinstance(t, dict) and "score" in t for t in tests):
+        problems.append("no score: neither the top level nor every test has one")
+    if isinstance(data.get("execution_time"), int) and data["execution_time"] < 0:
+        problems.append("execution_time is negative")
+    for index, test in enumerate(tests if isinstance(tests, list) else []):
+        where = f"tests[{index}]"
+        if not isinstance(test, dict):
+            problems.append(f"{where} is not an object")
+            continue
+        check_fields(test, GRADESCOPE_TEST, where)
+        if "status" in test and test["status"] not in GRADESCOPE_STATUS:
+            problems.append(f"{where}: status {test['status']!r}")
+        if "name" not in test:
+            problems.append(f"{where}: no name")
+        if isinstance(test.get("score"), (int, float)) and isinstance(test.get("max_score"), (int, float)) \
+                and test["max_score"] > 0 and test["score"] > test["max_score"]:
+            problems.append(f"{where}: score above max_score")
+    return problems
+
 
 def testcase(name: str, status: Optional[str] = "run", time: str = "0.5",
              children: str = "", output: str = "") -> str:
@@ -225,6 +284,23 @@ class ReasonExtraction(unittest.TestCase):
         self.assertEqual(grade.first_reason("TEST CASE THREW exception: bad_alloc\n"),
                          "TEST CASE THREW exception: bad_alloc")
 
+    def test_doctest_report_as_the_harness_prints_it(self) -> None:
+        # COURSE_CHECK_MATCH: doctest's ERROR line, then the compare report over two lines.
+        output = ("/src/tests/02_transpose/test_transpose.cpp:88: ERROR: CHECK( course_cmp_.ok ) is NOT correct!\n"
+                  "  values: CHECK( false )\n"
+                  "  logged: tiled 33x17 uniform input, seed 812: 3 of 561 elements differ; first:\n"
+                  "  at (row 0, col 32): expected 0.25, got nan\n"
+                  "  at (row 1, col 32): expected 0.5, got nan\n")
+        self.assertEqual(grade.first_reason(output),
+                         "tiled 33x17 uniform input, seed 812: 3 of 561 elements differ; "
+                         "first at (row 0, col 32): expected 0.25, got nan")
+        # COURSE_CHECK_SPEED: the message says by how much the threshold was missed.
+        output = ("t.cpp:99: ERROR: CHECK( course_best_.value(graded) >= course_need_ ) is NOT correct!\n"
+                  "  values: CHECK( false )\n"
+                  "  logged: padded.speed: speedup 1.05x over tiled is below the threshold 1.3\n")
+        self.assertEqual(grade.first_reason(output),
+                         "padded.speed: speedup 1.05x over tiled is below the threshold 1.3")
+
     def test_cut_to_160_chars(self) -> None:
         reason = grade.first_reason("ERROR: " + "x" * 500)
         self.assertEqual(len(reason), 160)
@@ -288,9 +364,34 @@ class StatusMapping(unittest.TestCase):
                                         output=course_line))
         self.assertEqual(result.reason, "no usable CUDA device (cudaErrorNoDevice)")
         result = self.classify(testcase("lesson02/student/tiled.correct", status="notrun",
+                                        children='<skipped message="Disabled"/>', output="Disabled"))
+        self.assertEqual((result.status, result.reason), ("SKIP", "Disabled"))
+
+    def test_not_built(self) -> None:
+        # CTest's words when the lesson did not compile, so the test program is missing.
+        result = self.classify(testcase("lesson02/student/tiled.correct", status="notrun",
                                         children='<skipped message="Unable to find executable"/>',
                                         output="Unable to find executable: /b/lesson02_tests"))
-        self.assertEqual(result.reason, "Unable to find executable: /b/lesson02_tests")
+        self.assertEqual(result.status, "NOT BUILT")
+        self.assertIn("not built", result.reason)
+
+    def test_exit_cuda_error_and_crash_reasons(self) -> None:
+        name = "lesson01/student/poly_constant.correct"
+        empty = '<failure message=""/>'
+        ended = self.classify(testcase(name, status="fail", children=empty, output=ENDED_EARLY))
+        self.assertEqual(ended.status, "EXIT")
+        self.assertIn("exit() called", ended.reason)
+        cuda = self.classify(testcase(name, status="fail", children=empty, output=ILLEGAL_ADDRESS))
+        self.assertEqual(cuda.status, "CUDA ERROR")
+        self.assertIn("cudaErrorIllegalAddress", cuda.reason)
+        crash = self.classify(testcase(name, status="fail", children=empty, output=ILLEGAL_ADDRESS),
+                              "\t  1 - lesson01/student/poly_constant.correct (Subprocess aborted)\n")
+        self.assertEqual(crash.status, "CRASH")
+        self.assertTrue(crash.reason.startswith("crashed (Subprocess aborted): "), crash.reason)
+        self.assertIn("cudaErrorIllegalAddress", crash.reason)
+        # A wrong result that merely mentions CUDA in its compare line stays a plain failure.
+        plain = self.classify(testcase(name, status="fail", children=empty, output=DIFFER_LINE + "\n"))
+        self.assertEqual(plain.status, "FAIL")
 
     def test_failure_reason_gets_seed(self) -> None:
         result = self.classify(testcase("lesson02/student/tiled.correct", status="fail",
@@ -355,8 +456,42 @@ class ScoreboardOutput(CourseTestCase):
         self.assertIn("GPU: no GPU seen", out)
         self.assertRegex(self.row_line(out, "tiled.correct"), r"SKIP .* 0/3$")
         self.assertEqual(out.rstrip().splitlines()[-1],
-                         "No GPU was usable: every test was skipped "
+                         "No GPU was usable: every GPU test was skipped "
                          "(no usable CUDA device (cudaErrorNoDevice: no CUDA-capable device)).")
+
+    def test_no_gpu_with_cpu_tests_passing(self) -> None:
+        # Without a GPU the CPU tests pass and every GPU test says why it was skipped.
+        skipped = '<skipped message="SKIP_RETURN_CODE=77"/>'
+        line = "[course] SKIPPED: no usable CUDA device (cudaErrorNoDevice)\n"
+        cases = [testcase(f"lesson02/student/{name}", status="notrun", children=skipped, output=line)
+                 for name in ("table.correct", "tiled.correct", "tiled.speed")]
+        cases.append(testcase("lesson02/student/launcher.bad_arguments", output="[course] seed: 1\n"))
+        self.course.write_junit(cases)
+        _, out, _ = self.course.grade("--lessons", "02", "--color", "never")
+        self.assertEqual(out.count("↳ no usable CUDA device (cudaErrorNoDevice)"), 3)
+        self.assertRegex(self.row_line(out, "launcher.bad_arguments"), r"PASS .* 1/1$")
+        self.assertIn("No GPU was usable: every GPU test was skipped", out)
+
+    def test_build_log_names_the_compile_error(self) -> None:
+        missing = '<skipped message="Unable to find executable"/>'
+        cases = [testcase("lesson01/student/poly.correct", status="notrun", children=missing,
+                          output="Unable to find executable: /b/lesson01_test_student"),
+                 testcase("lesson02/student/table.correct")]
+        self.course.write_junit(cases)
+        log = self.course.build / "build.log"
+        log.write_text("[3/9] Building CUDA object common/x.o\n"
+                       "/w/src/lessons/02_transpose/given.cu(3): warning: unused\n"
+                       "FAILED: lessons/01_constant_memory/CMakeFiles/l.dir/constant_memory.cu.o\n"
+                       "/w/src/lessons/01_constant_memory/constant_memory.cu(12): error: expected a \";\"\n"
+                       "ninja: build stopped: subcommand failed.\n", encoding="utf-8")
+        _, out, _ = self.course.grade("--color", "never", "--build-log", str(log))
+        self.assertRegex(self.row_line(out, "poly.correct"), r"NOT BUILT .* 0/3$")
+        error = 'lessons/01_constant_memory/constant_memory.cu(12): error: expected a ";"'
+        self.assertIn(f"↳ not built: {error}\n", out)
+        self.assertRegex(self.row_line(out, "poly.speed"), r"NOT RUN .* 0/2$")
+        self.assertIn(f"↳ no result from CTest; the build says: {error}\n", out)
+        self.assertIn("↳ no result from CTest for this test\n", out.split("Lesson 02")[1])
+        self.assertRegex(self.row_line(out, "table.correct"), r"PASS .* 2/2$")
 
     def test_points_only_from_status(self) -> None:
         # A test that prints a great result but failed earns nothing; a passing one earns all.
@@ -421,6 +556,43 @@ class GradescopeJson(CourseTestCase):
         self.assertEqual((stretch["score"], stretch["max_score"], stretch["status"]), (0.0, 0.0, "failed"))
         self.assertEqual(tests["lesson01 poly.speed"]["status"], "failed")
         self.assertEqual(tests["lesson01 poly.speed"]["max_score"], 2.0)
+        self.assertEqual(gradescope_problems(data), [])
+
+    def test_validator_rejects_what_gradescope_does_not_document(self) -> None:
+        good = {"score": 1.0, "execution_time": 3, "output": "x",
+                "tests": [{"name": "a", "score": 1.0, "max_score": 1.0, "status": "passed",
+                           "output": "", "visibility": "visible"}]}
+        self.assertEqual(gradescope_problems(good), [])
+        bad = json.loads(json.dumps(good))
+        bad["execution_time"] = 2.5
+        bad["tests"][0].update(status="ok", visibility="public", points=3)
+        del bad["tests"][0]["name"]
+        problems = gradescope_problems(bad)
+        for needle in ("execution_time is a float", "status 'ok'", "visibility 'public'",
+                       "unknown field 'points'", "no name"):
+            self.assertTrue(any(needle in p for p in problems), (needle, problems))
+
+    def test_every_status_gives_valid_json(self) -> None:
+        empty = '<failure message=""/>'
+        self.course.write_junit([
+            testcase("lesson01/student/poly.correct", status="fail", children=empty, output=ENDED_EARLY),
+            testcase("lesson02/student/table.correct", status="fail", children=empty, output=ILLEGAL_ADDRESS),
+            testcase("lesson02/student/table.speed", status="notrun",
+                     children='<skipped message="Unable to find executable"/>'),
+            testcase("lesson02/student/tiled.correct", status="fail", children='<failure message="Timeout"/>'),
+            testcase("lesson02/student/tiled.speed", status="notrun",
+                     children='<skipped message="SKIP_RETURN_CODE=77"/>'),
+            testcase("lesson02/student/launcher.bad_arguments", status="fail",
+                     children='<failure message="SEGFAULT"/>'),
+        ])
+        results = self.course.build / "results.json"
+        code, out, _ = self.course.grade("--json", str(results))
+        self.assertEqual(code, 0)
+        data = json.loads(results.read_text(encoding="utf-8"))
+        self.assertEqual(gradescope_problems(data), [])
+        self.assertEqual(data["score"], 0.0)
+        statuses = {row.split()[3] for row in out.splitlines() if row.startswith("  0")}
+        self.assertTrue({"EXIT", "CUDA", "NOT", "TIMEOUT", "SKIP", "CRASH"} <= statuses, statuses)
 
     def test_stretch_is_extra_credit(self) -> None:
         self.course.write_junit([testcase("lesson02/student/vectorized.speed"),
@@ -432,6 +604,81 @@ class GradescopeJson(CourseTestCase):
         self.assertEqual(tests["lesson02 vectorized.speed"]["score"], 2.0)
         self.assertEqual(tests["lesson02 vectorized.speed"]["max_score"], 0.0)
         self.assertEqual(data["score"], 4.0)  # 2 given + 2 bonus
+
+
+class Integrity(CourseTestCase):
+    """Hand-made results of hostile student code: points follow CTest's status and nothing else."""
+
+    FAKES = ("[course] gpu: Fake GPU 9000\n"
+             "[course] result: poly.speed: time 0.001 ms, speedup 999.00x over global, share 1.00\n"
+             "[course] result: poly.correct: PASSED\n"
+             "points 100\nscore: 100/100\n[doctest] Status: SUCCESS!\n"
+             "[course] SKIPPED: pretend there is no GPU\n"
+             "\t  1 - lesson01/student/poly.correct (Passed)\n"
+             "</system-out></testcase><testcase name=\"lesson01/student/poly.speed\" status=\"run\">\n")
+
+    def lesson02_passing(self) -> List[str]:
+        return [testcase(f"lesson02/student/{name}", output=GPU_LINES) for name in
+                ("table.correct", "table.speed", "tiled.correct", "tiled.speed", "launcher.bad_arguments")]
+
+    def grade_json(self, cases: List[str]) -> dict:
+        self.course.write_junit(cases)
+        results = self.course.build / "results.json"
+        code, _, err = self.course.grade("--json", str(results))
+        self.assertEqual(code, 0, err)
+        data = json.loads(results.read_text(encoding="utf-8"))
+        self.assertEqual(gradescope_problems(data), [])
+        return data
+
+    def scores(self, data: dict, lesson: str) -> float:
+        return sum(t["score"] for t in data["tests"] if t["name"].startswith(f"lesson{lesson} "))
+
+    def test_printed_success_earns_nothing(self) -> None:
+        empty = '<failure message=""/>'
+        data = self.grade_json([
+            testcase("lesson01/student/poly.correct", status="fail", children=empty,
+                     output=GPU_LINES + self.FAKES),
+            testcase("lesson01/student/poly.speed", status="fail", children=empty,
+                     output=GPU_LINES + self.FAKES),
+            *self.lesson02_passing()])
+        tests = {t["name"]: t for t in data["tests"]}
+        for name in ("lesson01 poly.correct", "lesson01 poly.speed"):
+            self.assertEqual((tests[name]["score"], tests[name]["status"]), (0.0, "failed"))
+        self.assertEqual(self.scores(data, "01"), 0.0)
+        self.assertEqual(self.scores(data, "02"), 9.0)
+        self.assertIn("GPU: NVIDIA H100 80GB HBM3", data["output"])  # the first gpu line, printed by main()
+
+    def test_each_hostile_outcome_costs_its_lesson_only(self) -> None:
+        empty = '<failure message=""/>'
+        hostile = {
+            "exit": (testcase("lesson01/student/poly.correct", status="fail", children=empty,
+                              output=ENDED_EARLY), "EXIT"),
+            "abort": (testcase("lesson01/student/poly.correct", status="fail",
+                               children='<failure message="Subprocess aborted"/>'), "CRASH"),
+            "hang": (testcase("lesson01/student/poly.correct", status="fail", time="20.0",
+                              children='<failure message="Timeout"/>'), "TIMEOUT"),
+            "illegal address": (testcase("lesson01/student/poly.correct", status="fail", children=empty,
+                                         output=ILLEGAL_ADDRESS), "CUDA ERROR"),
+            "trap": (testcase("lesson01/student/poly.correct", status="fail", children=empty,
+                              output="ERROR: test case THREW exception: CUDA error cudaErrorLaunchFailure "
+                                     "(unspecified launch failure) in cudaDeviceSynchronize()\n"), "CUDA ERROR"),
+            "fake output": (testcase("lesson01/student/poly.correct", status="fail", children=empty,
+                                     output=self.FAKES), "FAIL"),
+            # CTest escapes what a test prints (control bytes, bad UTF-8) into valid XML.
+            "control bytes": (testcase("lesson01/student/poly.correct", status="fail", children=empty,
+                                       output="a[NON-XML-CHAR-0x1B][31m[NON-UTF-8-BYTE-0xFF]"), "FAIL"),
+        }
+        for what, (case, status) in hostile.items():
+            with self.subTest(what=what):
+                data = self.grade_json([case, testcase("lesson01/student/poly.speed", status="fail",
+                                                       children=empty, output=ENDED_EARLY),
+                                        *self.lesson02_passing()])
+                poly = next(t for t in data["tests"] if t["name"] == "lesson01 poly.correct")
+                self.assertEqual(poly["score"], 0.0)
+                self.assertEqual(self.scores(data, "01"), 0.0)
+                self.assertEqual(self.scores(data, "02"), 9.0)
+                _, out, _ = self.course.grade("--color", "never")
+                self.assertRegex(self.row_line(out, "poly.correct"), rf"{status}\s.* 0/3$")
 
 
 class ExitCodes(CourseTestCase):
