@@ -27,6 +27,7 @@ __device__ inline float load_or_zero(const float* __restrict__ a, int row, int c
   return row < n && col < k ? a[at(row, col, k)] : 0.0f;
 }
 
+//! [upper_tile]
 /// Tile pairs (bi, bj) with bi <= bj of a T x T grid of tiles, numbered column by column:
 /// 0 -> (0, 0), 1 -> (0, 1), 2 -> (1, 1), 3 -> (0, 2), ... Column bj starts at number
 /// bj (bj + 1) / 2, so bj is the largest integer with bj (bj + 1) / 2 <= b, which is
@@ -44,6 +45,7 @@ __host__ __device__ inline void upper_tile(unsigned b, int& bi, int& bj) {
   bj = static_cast<int>(col);
   bi = static_cast<int>(number - col * (col + 1) / 2);
 }
+//! [upper_tile]
 
 /// Blocks needed to cover the tiles on and above the diagonal of a T x T grid of tiles.
 inline unsigned upper_tile_count(int tiles) {

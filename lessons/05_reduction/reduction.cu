@@ -23,12 +23,12 @@ constexpr const char* kHere = "lessons/05_reduction/reduction.cu";
 //     functor);
 //   });
 //   CUDA_CHECK_LAST();
-//! [interleaved_strided_exercise]
 template <class T>
 void pass_interleaved_strided(Op op, const T* d_in, T* d_out, std::size_t n, int block,
                               cudaStream_t stream) {
   throw NotImplemented("interleaved_strided", kHere);
 }
+//! [interleaved_strided_exercise]
 
 // TODO(student): rung "sequential" (reduce3). Reverse the tree: for s = blockDim.x / 2 down to 1,
 // threads tid < s combine data[tid] and data[tid + s]. A warp now reads 32 consecutive words: no

@@ -41,6 +41,7 @@ __global__ void fill_identity_kernel(T* out) {
   *out = Op::identity();
 }
 
+//! [row_global_kernel]
 // The global-memory row reductions: one thread per row. Thread r walks along row r, so the 32
 // threads of a warp read addresses `cols` floats apart: each load instruction touches 32
 // different 128-byte lines, and only the L1 cache keeps the next 31 columns from costing the same.
@@ -57,6 +58,7 @@ __global__ void row_global_kernel(const float* __restrict__ a, const float* __re
     acc = combine(acc, row_element<kOp>(a, b, start + c));
   out[r] = row_finish<kOp>(acc, cols);
 }
+//! [row_global_kernel]
 
 // One thread per column, walking down it: a warp reads 32 consecutive floats of one row, a
 // coalesced load, at every step.

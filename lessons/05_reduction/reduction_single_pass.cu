@@ -20,12 +20,12 @@ constexpr const char* kHere = "lessons/05_reduction/reduction_single_pass.cu";
 // reduction_device.cuh: read how it does float max and min). In the launcher, call
 // fill_identity(op, d_out, stream) first (the atomics need a starting value), then launch
 // blocks_for(n, 2 * kCoarseFactor * block) blocks.
-//! [coarsened_atomic_exercise]
 template <class T>
 void run_coarsened_atomic(Op op, const T* d_in, T* d_out, std::size_t n, int block,
                           cudaStream_t stream) {
   throw NotImplemented("coarsened_atomic", kHere);
 }
+//! [coarsened_atomic_exercise]
 
 // TODO(student): rung "warp_shuffle". Keep coarsened_atomic's loads; replace the shared-memory
 // tree. Write warp_reduce(v, op): for offset = 16, 8, 4, 2, 1:

@@ -24,11 +24,11 @@ constexpr const char* kHere = "lessons/05_reduction/row_reduction.cu";
 // ColumnMean needs the mirror image (block b owns columns 32 b.., thread (tx, ty) owns column tx
 // and reads tile[k][tx]). Dispatch with with_row_op(op, [&](auto k) { kernel<decltype(k)::value,
 // 0><<<...>>>(...); }) and CUDA_CHECK_LAST().
-//! [row_tiled_exercise]
 void row_reduce_shared(RowOp op, const float* d_a, const float* d_b, float* d_out, int rows,
                        int cols, cudaStream_t stream) {
   throw NotImplemented("row_shared", kHere);
 }
+//! [row_tiled_exercise]
 
 // TODO(student): version "shared_padded": the same kernels with kPad = 1. Before you measure,
 // work out which bank the 32 lanes hit in step 3 with and without the padding column, and why

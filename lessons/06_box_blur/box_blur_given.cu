@@ -76,6 +76,7 @@ PipelineTimes serial_trip(const float* h_in, float* h_out, std::size_t n,
 }
 //! [serial_trip]
 
+//! [staged_trip]
 PipelineTimes staged_trip(std::span<const float> input, std::span<float> output,
                           const PipelineOptions& options, HostMemory input_memory,
                           HostMemory output_memory) {
@@ -86,6 +87,7 @@ PipelineTimes staged_trip(std::span<const float> input, std::span<float> output,
   std::copy(h_out.begin(), h_out.end(), output.begin());
   return times;
 }
+//! [staged_trip]
 
 //! [pipeline_pageable]
 // Both vectors in ordinary, pageable memory, as most programs have them.

@@ -45,6 +45,7 @@ __global__ void __launch_bounds__(kR2Threads)
   float a_frag[kR2Tm];
   float b_frag[kR2Tn];
   for (int t = 0; t < k; t += kR2Bk) {
+    //! [register_2d_step]
     // Coalesced global reads (consecutive threads, consecutive p), zeros outside the matrices.
     // The transposing store to a_tile costs some bank conflicts, four stores per thread per step.
 #pragma unroll
@@ -75,6 +76,7 @@ __global__ void __launch_bounds__(kR2Threads)
           acc[i][j] += a_frag[i] * b_frag[j];
     }
     __syncthreads();
+    //! [register_2d_step]
   }
 #pragma unroll
   for (int i = 0; i < kR2Tm; ++i) {
@@ -183,6 +185,7 @@ __global__ void __launch_bounds__(kWtThreads, 2)
     }
   };
 
+  //! [warptiled_loop]
   float acc[8][8] = {};  // rows lane_row + {0..3, 16..19}, columns lane_col + {0..3, 32..35}
   const int steps = blocks_for(k, kWtBk);
   fetch(0);
@@ -213,6 +216,7 @@ __global__ void __launch_bounds__(kWtThreads, 2)
     __syncthreads();
   }
 
+  //! [warptiled_loop]
 #pragma unroll
   for (int i = 0; i < 8; ++i) {
     const int row = block_row + warp_row + i / 4 * kSubM + lane_row + i % 4;

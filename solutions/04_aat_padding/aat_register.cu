@@ -87,6 +87,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   const int load_row = threadIdx.x / 2;
   const int load_col = (threadIdx.x % 2) * 4;
 
+  //! [register_tiled_loop]
   float sum[8][8] = {};
   float4 next_i = load_quad<kVectorLoads>(a, i0 + load_row, load_col, n, k);
   float4 next_j = load_quad<kVectorLoads>(a, j0 + load_row, load_col, n, k);
@@ -123,6 +124,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     }
     __syncthreads();
   }
+  //! [register_tiled_loop]
 
   // The tile (bi, bj): for each row, two float4s, 16 threads side by side: 256 bytes per row.
 #pragma unroll
@@ -137,6 +139,7 @@ __global__ void __launch_bounds__(kThreads, 2)
       store_four(c, row, j0 + half * kHalf + tx * 4, n, v, vector_stores);
     }
   }
+  //! [register_tiled_mirror]
   // A diagonal tile is its own mirror. For the others, the mirror (bj, bi), straight from
   // registers: column `col` of the thread's sums becomes a row of C, and its four consecutive
   // rows r become four consecutive columns, one float4. A warp (two values of ty, sixteen of tx)
@@ -156,6 +159,7 @@ __global__ void __launch_bounds__(kThreads, 2)
       store_four(c, row, i0 + half * kHalf + ty * 4, n, v, vector_stores);
     }
   }
+  //! [register_tiled_mirror]
 }
 //! [register_tiled_kernel]
 

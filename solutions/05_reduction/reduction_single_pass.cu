@@ -120,6 +120,7 @@ __device__ T combine4(Vec4<T> x, Op op) {
   return op(op(x.x, x.y), op(x.z, x.w));
 }
 
+//! [vectorized_pass]
 template <class T, class Op>
 __global__ void __launch_bounds__(kVecThreads)
     vectorized_kernel(const T* __restrict__ in, T* __restrict__ partials, std::size_t n,
@@ -151,6 +152,7 @@ __global__ void __launch_bounds__(kVecThreads)
   if (threadIdx.x == 0)
     partials[blockIdx.x] = v;
 }
+//! [vectorized_pass]
 
 template <class T, class Op>
 __global__ void __launch_bounds__(kFinishThreads)

@@ -93,6 +93,7 @@ __global__ void sliding_window_kernel(const float* __restrict__ in, float* __res
   if (loads_tail) tile[tail] = tail_value;
   __syncthreads();
 
+  //! [sliding_window_slide]
   // Slide through this thread's outputs (tile positions base .. base + 8), keeping them in
   // registers until every thread has read its inputs.
   const int base = threadIdx.x * kOutputsPerThread + radius;
@@ -113,6 +114,7 @@ __global__ void sliding_window_kernel(const float* __restrict__ in, float* __res
   for (int k = 0; k < kOutputsPerThread; ++k) tile[base + k] = result[k];
   __syncthreads();
   for (int t = radius + threadIdx.x; t < valid; t += blockDim.x) out[origin + t] = tile[t];
+  //! [sliding_window_slide]
 }
 //! [sliding_window_kernel]
 
@@ -211,6 +213,7 @@ PipelineTimes pipeline_streams(std::span<const float> input, std::span<float> ou
   start.record(upload.get());
   compute.wait(start.get());
   download.wait(start.get());
+  //! [pipeline_streams_chunks]
   for (int k = 0; k < chunks; ++k) {
     const Range range = piece(k);
     if (range.end > range.begin)
@@ -234,6 +237,7 @@ PipelineTimes pipeline_streams(std::span<const float> input, std::span<float> ou
                                (range.end - range.begin) * sizeof(float), cudaMemcpyDeviceToHost,
                                download.get()));
   }
+  //! [pipeline_streams_chunks]
   Event downloaded;
   downloaded.record(download.get());
   upload.wait(downloaded.get());
