@@ -1,0 +1,208 @@
+// Lesson 07's demo: the whole ladder at one size and radius, as a table with the seed's
+// arithmetic intensity (OP/B) beside the bandwidth. See README.md, "How to work on this lesson".
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "convolution.cuh"
+#include "convolution_cpu.hpp"
+#include "course/buffer.hpp"
+#include "course/compare.hpp"
+#include "course/data.hpp"
+#include "course/demo.hpp"
+#include "course/error.hpp"
+
+namespace {
+
+using namespace course;
+using namespace course::lesson07;
+
+constexpr const char* kDefaultSize = "8192x8192";
+constexpr std::uint64_t kMaxPixels = std::uint64_t{1} << 30;
+
+// This lesson's own options.
+struct ConvolutionOptions {
+  int radius = 2;                ///< --radius
+  std::string filter = "gauss";  ///< --filter: box, gauss or random (random is not separable)
+};
+
+std::string fixed(double value, int digits) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*f", digits, value);
+  return text;
+}
+
+Filter make_demo_filter(const std::string& name, int radius) {
+  if (name == "box")
+    return make_box_filter(radius);
+  if (name == "gauss")
+    return make_gaussian_filter(radius);
+  const int side = 2 * radius + 1;
+  auto weights =
+      uniform_floats(static_cast<std::size_t>(side) * side, base_seed() + 1, 0.05f, 1.0f);
+  double sum = 0.0;
+  for (const float w : weights)
+    sum += w;
+  for (float& w : weights)
+    w = static_cast<float>(w / sum);
+  return make_filter(radius, std::move(weights));
+}
+
+// FLOPs per byte each rung's design loads from global memory, counting weights in constant
+// memory as free (README.md, "Arithmetic intensity"). The tile shapes are the reference
+// solution's: 32 x 32 tiles for the exercises; 64 x 32 outputs per block for separable (both
+// passes over the tile with its halo rows); 64 x 64 for register_coarsened.
+double design_op_per_byte(Variant variant, int r) {
+  const double side = 2 * r + 1, taps = side * side;
+  switch (variant) {
+    case Variant::Basic:
+      return 2.0 / 8.0;  // a pixel and a weight per multiply-add
+    case Variant::ConstantFilter:
+      return 2.0 / 4.0;
+    case Variant::TiledHalo: {
+      const double out = 32 - 2 * r;  // output tile edge, inside a 32 x 32 input tile
+      return 2.0 * out * out * taps / (4.0 * 32 * 32);
+    }
+    case Variant::TiledCachedHalo:
+      return 2.0 * taps / 4.0;  // halo reads served by the caches
+    case Variant::Separable: {
+      const double w = 64, h = 32;
+      return 2.0 * side * ((h + 2 * r) * w + h * w) / (4.0 * (h + 2 * r) * (w + 2 * r));
+    }
+    case Variant::RegisterCoarsened: {
+      const double w = 64, h = 64;
+      return 2.0 * w * h * taps / (4.0 * (h + 2 * r) * (w + 2 * r));
+    }
+  }
+  return 0.0;
+}
+
+// Rows whose output the demo checks against the CPU reference: the first and last 2r + 1 rows
+// (where the ghost cells are) and every 64th row between: a full reference at 8192 x 8192 and
+// r = 7 would take the CPU a minute.
+std::vector<std::pair<int, int>> checked_rows(int height, int radius) {
+  std::vector<std::pair<int, int>> ranges;
+  const int edge = 2 * radius + 1;
+  int next = 0;
+  auto add = [&](int first, int last) {
+    first = std::max(first, next);
+    last = std::min(last, height);
+    if (first < last)
+      ranges.emplace_back(first, last);
+    next = std::max(next, last);
+  };
+  add(0, edge);
+  for (int row = edge; row < height - edge; row += 64)
+    add(row, row + 1);
+  add(height - edge, height);
+  return ranges;
+}
+
+std::vector<LadderReport> run_ladder(const DemoOptions& options, const ConvolutionOptions& conv) {
+  const auto [w, h] = *parse_shape(options.size.empty() ? kDefaultSize : options.size);
+  const int width = static_cast<int>(w), height = static_cast<int>(h);
+  const std::size_t count = static_cast<std::size_t>(width) * height;
+  const Filter filter = make_demo_filter(conv.filter, conv.radius);
+  const auto input = uniform_floats(count, base_seed(), 0.0f, 1.0f);
+  std::vector<std::pair<std::pair<int, int>, Reference>> references;
+  for (const auto& rows : checked_rows(height, conv.radius))
+    references.emplace_back(
+        rows, convolve_reference(input, width, height, filter, rows.first, rows.second));
+  DeviceBuffer<float> d_in{std::span<const float>(input)};
+  DeviceBuffer<float> d_out(count);
+  const double side = filter.size();
+  const double flops = 2.0 * side * side * static_cast<double>(count);
+
+  LadderReport report;
+  report.title = "Lesson 07, 2D convolution of a " + std::to_string(width) + " x " +
+                 std::to_string(height) + " float image, radius " + std::to_string(conv.radius) +
+                 ", " + conv.filter + " filter";
+  report.metric_unit = "GB/s";
+  report.baseline = "basic";
+  report.ceiling = ceilings::device_copy();
+  report.extra_columns = {"GFLOP/s", "OP/B"};
+  for (const auto& info : kVariants) {
+    if (!options.wants(std::string(info.name)))
+      continue;
+    LadderRow row;
+    row.rung = info.name;
+    row.kind = info.kind;
+    if (info.variant == Variant::Separable && !filter.separable()) {
+      row.status = "skipped";
+      row.note = "the " + conv.filter + " filter is not separable";
+      report.rows.push_back(row);
+      continue;
+    }
+    auto run = [&, variant = info.variant](cudaStream_t stream) {
+      convolve(variant, d_in.data(), d_out.data(), width, height, filter, stream);
+    };
+    d_out.poison();
+    row.status = try_rung([&] { run(nullptr); });
+    if (row.status == "ok") {
+      const auto got = d_out.to_host();
+      for (const auto& [rows, ref] : references) {
+        const std::span<const float> part(got.data() + static_cast<std::size_t>(rows.first) * width,
+                                          ref.value.size());
+        const Extent extent{static_cast<std::size_t>(width),
+                            static_cast<std::size_t>(rows.second - rows.first)};
+        if (!compare_bounded(part, ref.value, ref.bound, extent).ok)
+          row.status = "WRONG";
+      }
+      row.timing = time_on_gpu(run, {.warmup = 2, .repeats = options.repeat});
+      row.metric = gb_per_s(2.0 * count * sizeof(float), row.timing.median_ms);
+      row.extra = {fixed(gflop_per_s(flops, row.timing.median_ms), 0),
+                   fixed(design_op_per_byte(info.variant, conv.radius), 2)};
+    }
+    report.rows.push_back(row);
+  }
+  const double floor = 2.0 * side * side / 8.0;
+  report.notes = {
+      "GB/s counts each pixel read once and written once (8 bytes); the ceiling is a "
+      "device-to-device cudaMemcpy measured in this run. GFLOP/s counts 2 (2r + 1)^2 FLOP per "
+      "pixel for every rung, the separable one included (it does fewer).",
+      "OP/B: FLOPs per byte each rung's design loads from global memory, weights in constant "
+      "memory free (PMPP's accounting; README.md explains each). A kernel that reads and writes "
+      "each pixel once from DRAM runs at " +
+          fixed(floor, 2) +
+          " OP/B of DRAM traffic at this "
+          "radius: above the GPU's balance point, the convolution is compute- or load-bound, not "
+          "DRAM-bound, unless its loads miss the caches.",
+      "Checked against the CPU reference on the first and last 2r + 1 rows and every 64th row."};
+  return {report};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  DemoSpec spec;
+  spec.lesson = "07_convolution";
+  spec.description =
+      "Lesson 07: the 2D convolution ladder, from one thread per pixel to the copy ceiling.";
+  spec.size_help = "WIDTHxHEIGHT, or N for N x N (default 8192x8192)";
+  for (const auto& info : kVariants)
+    spec.variant_names.emplace_back(info.name);
+  ConvolutionOptions conv;
+  spec.add_options = [&](CLI::App& app) {
+    app.add_option("--radius", conv.radius, "filter radius r, 1..7 (default 2)");
+    app.add_option("--filter", conv.filter,
+                   "box, gauss or random (default gauss; random is not separable)")
+        ->check(CLI::IsMember({"box", "gauss", "random"}));
+  };
+  spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
+    const auto shape = parse_shape(options.size.empty() ? kDefaultSize : options.size);
+    const auto max = static_cast<std::uint64_t>(kMaxExtent);
+    if (!shape || shape->first < 1 || shape->second < 1 || shape->first > max ||
+        shape->second > max || shape->first * shape->second > kMaxPixels)
+      return "--size takes WIDTHxHEIGHT with 1 <= WIDTH, HEIGHT <= " + std::to_string(kMaxExtent) +
+             " and at most 2^30 pixels, e.g. 8192x8192 or 4099x2053";
+    if (conv.radius < 1 || conv.radius > kMaxRadius)
+      return "--radius must be in [1, 7]";
+    if (options.block != 0)
+      return "--block: this lesson's block shapes are fixed (32x8, 32x32, 256)";
+    return std::nullopt;
+  };
+  spec.run = [&](const DemoOptions& options) { return run_ladder(options, conv); };
+  return run_demo(argc, argv, spec);
+}

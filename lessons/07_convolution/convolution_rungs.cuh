@@ -1,0 +1,48 @@
+/// @file
+/// @brief Lesson 07's rungs, one launcher each, called by convolve() after it has checked the
+/// arguments. The given rung lives in convolution_given.cu, the exercises in convolution.cu, the
+/// stretch rungs in convolution_stretch.cu.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "convolution.cuh"
+
+namespace course::lesson07 {
+
+/// Threads per block along x of the one-output-per-thread rungs (Basic, ConstantFilter).
+inline constexpr int kBlockX = 32;
+/// Threads per block along y of the one-output-per-thread rungs.
+inline constexpr int kBlockY = 8;
+/// The square tile edge of TiledHalo (input tile) and TiledCachedHalo (output tile).
+inline constexpr int kTile = 32;
+
+/// Row-major pixel (row, col) of an image @p width pixels wide, in 64-bit arithmetic so that
+/// large images do not overflow.
+__host__ __device__ inline std::size_t at(int row, int col, int width) {
+  return static_cast<std::size_t>(row) * width + col;
+}
+
+/// Blocks of kBlockX x kBlockY threads covering a width x height image, one thread per pixel.
+inline dim3 pixel_blocks(int width, int height) {
+  return dim3((width + kBlockX - 1) / kBlockX, (height + kBlockY - 1) / kBlockY);
+}
+
+// Each launcher: width, height > 0, a checked filter (radius in range, weights matching it, and
+// separable for launch_separable), valid non-overlapping buffers (all checked by the caller).
+void launch_basic(const float* d_in, float* d_out, int width, int height, const Filter& filter,
+                  cudaStream_t stream);
+void launch_constant_filter(const float* d_in, float* d_out, int width, int height,
+                            const Filter& filter, cudaStream_t stream);
+void launch_tiled_halo(const float* d_in, float* d_out, int width, int height, const Filter& filter,
+                       cudaStream_t stream);
+void launch_tiled_cached_halo(const float* d_in, float* d_out, int width, int height,
+                              const Filter& filter, cudaStream_t stream);
+void launch_separable(const float* d_in, float* d_out, int width, int height, const Filter& filter,
+                      cudaStream_t stream);
+void launch_register_coarsened(const float* d_in, float* d_out, int width, int height,
+                               const Filter& filter, cudaStream_t stream);
+
+}  // namespace course::lesson07

@@ -1,0 +1,115 @@
+/// @file
+/// @brief Lesson 09's CPU reference (the specification, in a few obvious lines) and the inputs
+/// the tests and the demo count.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "course/data.hpp"
+#include "histogram.cuh"
+
+namespace course::lesson09 {
+
+/// The letter histogram of @p text: bin (c - 'a') / 4 for every c in 'a'...'z'.
+inline std::vector<std::uint32_t> letter_histogram_reference(std::span<const unsigned char> text) {
+  std::vector<std::uint32_t> bins(kLetterBins, 0);
+  for (const unsigned char c : text)
+    if (c >= 'a' && c <= 'z')
+      ++bins[(c - 'a') / 4];
+  return bins;
+}
+
+/// The byte histogram of @p text: one count per byte value.
+inline std::vector<std::uint32_t> byte_histogram_reference(std::span<const unsigned char> text) {
+  std::vector<std::uint32_t> bins(kByteBins, 0);
+  for (const unsigned char c : text)
+    ++bins[c];
+  return bins;
+}
+
+/// What @p variant must compute on @p text.
+inline std::vector<std::uint32_t> histogram_reference(Variant variant,
+                                                      std::span<const unsigned char> text) {
+  return bins_of(variant) == kByteBins ? byte_histogram_reference(text)
+                                       : letter_histogram_reference(text);
+}
+
+/// The lesson's inputs.
+enum class Input {
+  UniformLetters,  ///< every byte a letter, uniform over 'a'...'z'
+  English,         ///< English letter frequencies, with spaces and punctuation
+  LongRuns,        ///< runs of one letter, 1 to 2 kLongRun bytes long: longer than a grid's stride
+  OneLetter,       ///< one letter only (which one depends on the seed)
+  NoLetters,       ///< every byte value except 'a'...'z' (upper case, '{', '|', bytes >= 128...)
+  UniformBytes,    ///< uniform over all 256 byte values
+};
+
+/// The mean run length of Input::LongRuns: 1 MiB, several times the stride of a grid sized to
+/// the GPU (132 SMs x 2048 threads = 270 336 on an H100), so that a thread of the interleaved
+/// rungs meets the same letter many times in a row.
+inline constexpr std::size_t kLongRun = std::size_t{1} << 20;
+
+/// An input's name (as the demo's --input takes it) and what it is.
+struct InputInfo {
+  Input input;            ///< the input
+  std::string_view name;  ///< e.g. "runs"
+  std::string_view what;  ///< in words
+};
+
+/// All inputs.
+inline constexpr std::array<InputInfo, 6> kInputs{{
+    {Input::UniformLetters, "uniform", "uniform random letters"},
+    {Input::English, "english", "English-like text"},
+    {Input::LongRuns, "runs", "long runs of one letter (mean 1 MiB)"},
+    {Input::OneLetter, "one", "one letter only"},
+    {Input::NoLetters, "none", "no letters at all"},
+    {Input::UniformBytes, "bytes", "uniform random bytes"},
+}};
+
+/// The name of @p input.
+[[nodiscard]] constexpr std::string_view name_of(Input input) {
+  for (const auto& info : kInputs)
+    if (info.input == input)
+      return info.name;
+  return "?";
+}
+
+/// @p n bytes of @p input, made from @p seed (the same bytes for the same seed, everywhere).
+inline std::string make_text(Input input, std::size_t n, std::uint64_t seed) {
+  switch (input) {
+    case Input::English:
+      return english_text(n, seed);
+    case Input::LongRuns:
+      return text_with_runs(n, seed, kLongRun);
+    case Input::OneLetter:
+      return std::string(n, static_cast<char>('a' + seed % 26));
+    default:
+      break;
+  }
+  std::string text(n, ' ');
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t h = hash64(seed, i);
+    if (input == Input::UniformLetters) {
+      text[i] = static_cast<char>('a' + h % 26);
+    } else if (input == Input::NoLetters) {
+      const auto byte = static_cast<unsigned>(h % (256 - 26));  // 0...229, letters skipped
+      text[i] = static_cast<char>(byte < 'a' ? byte : byte + 26);
+    } else {
+      text[i] = static_cast<char>(h & 0xFF);
+    }
+  }
+  return text;
+}
+
+/// The bytes of @p text, as the launcher takes them.
+inline std::span<const unsigned char> bytes_of(const std::string& text) {
+  return {reinterpret_cast<const unsigned char*>(text.data()), text.size()};
+}
+
+}  // namespace course::lesson09

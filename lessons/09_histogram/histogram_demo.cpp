@@ -1,0 +1,170 @@
+// Lesson 09's demo: the letter-histogram ladder against CUB on uniform letters and on long runs
+// (or on the input named by --input), contiguous against interleaved partitioning, and the
+// 256-bin byte histogram against CUB's. See README.md, "How to work on this lesson".
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "course/buffer.hpp"
+#include "course/compare.hpp"
+#include "course/data.hpp"
+#include "course/demo.hpp"
+#include "course/error.hpp"
+#include "histogram.cuh"
+#include "histogram_cpu.hpp"
+
+namespace {
+
+using namespace course;
+using namespace course::lesson09;
+
+constexpr const char* kDefaultSize = "2^28";
+constexpr std::uint64_t kMaxDemoSize = std::uint64_t{1} << 31;
+// NVIDIA cuda-samples' histogram256 on an H200, 64 MiB (ANCHORS.md).
+constexpr double kSamplesHistogram256 = 448.0;
+
+std::string fixed(double value, int digits) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*f", digits, value);
+  return text;
+}
+
+Input input_named(const std::string& name) {
+  for (const auto& info : kInputs)
+    if (info.name == name)
+      return info.input;
+  return Input::UniformLetters;
+}
+
+std::string_view what_of(Input input) {
+  for (const auto& info : kInputs)
+    if (info.input == input)
+      return info.what;
+  return "?";
+}
+
+// Runs every wanted rung with @p bins bins on @p text, checks it, times it.
+LadderReport ladder(const DemoOptions& options, Input input, std::size_t n, int bins) {
+  bool wanted = false;
+  for (const auto& info : kVariants)
+    wanted = wanted || (info.bins == bins && options.wants(std::string(info.name)));
+  if (!wanted)
+    return {};
+  const int block = options.block != 0 ? options.block : kDefaultBlock;
+  const std::string text = make_text(input, n, base_seed());
+  DeviceBuffer<unsigned char> d_text{bytes_of(text)};
+  DeviceBuffer<std::uint32_t> d_bins(static_cast<std::size_t>(bins));
+  const auto expected = bins == kByteBins ? byte_histogram_reference(bytes_of(text))
+                                          : letter_histogram_reference(bytes_of(text));
+  LadderReport report;
+  report.metric_unit = "GB/s";
+  if (bins == kByteBins) {
+    report.title = "Lesson 09, the 256-bin byte histogram: " + std::to_string(n) + " bytes of " +
+                   std::string(what_of(input));
+    report.baseline = "bytes256";
+    report.ceiling = ceilings::cub_histogram_even(d_text.data(), n, kByteBins, 0, kByteBins);
+  } else {
+    report.title = "Lesson 09, the letter histogram (7 bins): " + std::to_string(n) + " bytes of " +
+                   std::string(what_of(input)) + ", block " + std::to_string(block);
+    report.baseline = "atomic_global";
+    report.ceiling =
+        ceilings::cub_histogram_even(d_text.data(), n, kLetterBins, 'a', 'a' + 4 * kLetterBins);
+  }
+  for (const auto& info : kVariants) {
+    if (info.bins != bins || !options.wants(std::string(info.name)))
+      continue;
+    LadderRow row;
+    row.rung = info.name;
+    row.kind = info.kind;
+    auto run = [&, variant = info.variant](cudaStream_t stream) {
+      histogram(variant, d_text.data(), n, d_bins.data(), stream, block);
+    };
+    d_bins.poison();
+    row.status = try_rung([&] { run(nullptr); });
+    if (row.status == "ok") {
+      if (!compare_exact<std::uint32_t>(d_bins.to_host(), expected,
+                                        {static_cast<std::size_t>(bins)})
+               .ok)
+        row.status = "WRONG";
+      row.timing = time_on_gpu(run, {.warmup = 2, .repeats = options.repeat});
+      row.metric = gb_per_s(static_cast<double>(n), row.timing.median_ms);
+    }
+    report.rows.push_back(row);
+  }
+  if (bins == kByteBins) {
+    report.notes = {
+        "GB/s counts each byte read once; the ceiling is CUB's HistogramEven with 256 "
+        "bins on the same bytes. NVIDIA's cuda-samples histogram256 reads " +
+        fixed(kSamplesHistogram256, 0) + " GB/s on an H200 (64 MiB, ANCHORS.md)."};
+    return report;
+  }
+  report.notes = {
+      "GB/s counts each byte read once; the ceiling is CUB's HistogramEven, 7 bins of "
+      "4 letters from 'a', on the same bytes, in this run."};
+  const LadderRow* contiguous = nullptr;
+  const LadderRow* interleaved = nullptr;
+  for (const auto& row : report.rows) {
+    if (row.rung == "coarsened_contiguous" && row.ran())
+      contiguous = &row;
+    if (row.rung == "coarsened_interleaved" && row.ran())
+      interleaved = &row;
+  }
+  if (contiguous != nullptr && interleaved != nullptr)
+    report.notes.push_back("Partitioning: coarsened_contiguous takes " +
+                           fixed(contiguous->timing.median_ms / interleaved->timing.median_ms, 2) +
+                           " x the time of coarsened_interleaved (same threads, same work; "
+                           "only which bytes each thread reads differs).");
+  return report;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  DemoSpec spec;
+  spec.lesson = "09_histogram";
+  spec.description =
+      "Lesson 09: the letter-histogram ladder against CUB on uniform letters and long runs, and "
+      "the 256-bin byte histogram.";
+  spec.size_help = "bytes, e.g. 2^28, 64M or 1000003 (default 2^28, at most 2^31)";
+  for (const auto& info : kVariants)
+    spec.variant_names.emplace_back(info.name);
+  std::string input_name;
+  spec.add_options = [&](CLI::App& app) {
+    std::vector<std::string> names;
+    for (const auto& info : kInputs)
+      names.emplace_back(info.name);
+    app.add_option("--input", input_name,
+                   "the input of every table: uniform, english, runs, one, none or bytes "
+                   "(default: letter tables on uniform and runs, the byte table on bytes)")
+        ->check(CLI::IsMember(names));
+  };
+  spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
+    const auto n = parse_count(options.size.empty() ? kDefaultSize : options.size);
+    if (!n || *n < 1 || *n > kMaxDemoSize)
+      return "--size takes a count in [1, 2^31], e.g. 2^28 or 64M";
+    if (options.block != 0 && (options.block < 32 || options.block > 1024 || options.block % 32))
+      return "--block must be a multiple of 32 in [32, 1024]";
+    return std::nullopt;
+  };
+  spec.run = [&](const DemoOptions& options) {
+    const std::size_t n = *parse_count(options.size.empty() ? kDefaultSize : options.size);
+    std::vector<Input> letter_inputs{Input::UniformLetters, Input::LongRuns};
+    Input byte_input = Input::UniformBytes;
+    if (!input_name.empty()) {
+      letter_inputs = {input_named(input_name)};
+      byte_input = input_named(input_name);
+    }
+    std::vector<LadderReport> reports;
+    for (const Input input : letter_inputs) {
+      LadderReport report = ladder(options, input, n, kLetterBins);
+      if (!report.rows.empty())
+        reports.push_back(std::move(report));
+    }
+    LadderReport bytes = ladder(options, byte_input, n, kByteBins);
+    if (!bytes.rows.empty())
+      reports.push_back(std::move(bytes));
+    return reports;
+  };
+  return run_demo(argc, argv, spec);
+}

@@ -1,0 +1,199 @@
+// Lesson 10's demo: the section scans against Kogge-Stone, the whole-input scans against CUB,
+// each rung's number of additions (its work) beside its time. See README.md, "How to work on
+// this lesson".
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "course/buffer.hpp"
+#include "course/compare.hpp"
+#include "course/data.hpp"
+#include "course/demo.hpp"
+#include "course/error.hpp"
+#include "scan.cuh"
+#include "scan_cpu.hpp"
+
+namespace {
+
+using namespace course;
+using namespace course::lesson10;
+
+constexpr const char* kDefaultSize = "2^26";
+constexpr std::uint64_t kMaxDemoSize = std::uint64_t{1} << 30;
+
+struct ScanOptions {
+  std::string type = "float";  ///< --type
+  bool exclusive = false;      ///< --exclusive
+};
+
+std::string fixed(double value, int digits) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*f", digits, value);
+  return text;
+}
+
+// "1.23 G" style.
+std::string count_text(double count) {
+  if (count >= 1e9)
+    return fixed(count / 1e9, 2) + " G";
+  if (count >= 1e6)
+    return fixed(count / 1e6, 2) + " M";
+  return fixed(count, 0);
+}
+
+// Additions of a Kogge-Stone over s elements: sum over the strides 1, 2, ..., s/2 of (s - stride).
+double kogge_stone_additions(double s) {
+  return s * std::log2(s) - (s - 1);
+}
+
+// The additions each rung's algorithm does at n (README, "Work"), counting the padding lanes of
+// the last section or tile as the kernels do.
+double additions(Variant variant, std::size_t n, int block) {
+  const double b = block;
+  const double c = kThreePhaseCoarsening;
+  const auto sections = [n](double s) { return std::ceil(static_cast<double>(n) / s); };
+  switch (variant) {
+    case Variant::KoggeStone:
+    case Variant::KoggeStoneDoubleBuffer:
+      return sections(b) * kogge_stone_additions(b);
+    case Variant::BrentKung: {
+      const double s = 2 * b;
+      return sections(s) * (2 * s - 2 - std::log2(s));  // up-sweep s - 1, down-sweep s - 1 - log2 s
+    }
+    case Variant::ThreePhase:
+      // Sequential sub-scans, a Kogge-Stone over the ends, the add-back.
+      return sections(c * b) * (b * (c - 1) + kogge_stone_additions(b) + (b - 1) * c);
+    case Variant::Hierarchical: {
+      const double s = c * b;
+      const double m = sections(s);
+      const double own = additions(Variant::ThreePhase, n, block);
+      return m <= 1 ? own
+                    : own + additions(Variant::Hierarchical, static_cast<std::size_t>(m), block) +
+                          (static_cast<double>(n) - s);
+    }
+    case Variant::SinglePass: {
+      // Tiles of 128 threads x 32: per tile, the lanes' sequential scans (128 x 31), four warp
+      // scans of 129, every thread's sum of the 4 warp totals (128 x 4), two additions per thread
+      // for its prefix, one per item for the result (4096), and one window of look-back (162).
+      const double per_tile = 128 * 31 + 4 * 129 + 128 * 4 + 128 * 2 + 4096 + 162;
+      return sections(4096) * per_tile;
+    }
+  }
+  return 0;
+}
+
+template <class T>
+std::vector<T> demo_input(std::size_t n) {
+  if constexpr (std::is_same_v<T, int>)
+    return uniform_ints(n, base_seed(), -31, 31);
+  else
+    return pattern_floats(Pattern::Uniform, n, base_seed());
+}
+
+// Runs the rungs @p segmented (or not) on one input and fills one row per rung.
+template <class T>
+LadderReport run_table(const DemoOptions& options, const ScanOptions& mine, std::size_t n,
+                       bool segmented) {
+  const int block = options.block != 0 ? options.block : kDefaultBlock;
+  const ScanKind kind = mine.exclusive ? ScanKind::Exclusive : ScanKind::Inclusive;
+  const auto input = demo_input<T>(n);
+  DeviceBuffer<T> d_in{std::span<const T>(input)};
+  DeviceBuffer<T> d_out(n);
+  LadderReport report;
+  report.title = std::string("Lesson 10, ") +
+                 (segmented ? "section scans (each section on its own)" : "whole-input scans") +
+                 ": " + std::string(name_of(kind)) + " scan of " + std::to_string(n) + " " +
+                 mine.type + "s, block " + std::to_string(block);
+  report.metric_unit = "GB/s";
+  report.baseline = segmented ? "kogge_stone" : "hierarchical";
+  report.ceiling = ceilings::cub_inclusive_sum(n);
+  report.extra_columns = {"section", "additions", "adds/elem"};
+  for (const auto& info : kVariants) {
+    if (info.segmented != segmented || !options.wants(std::string(info.name)))
+      continue;
+    LadderRow row;
+    row.rung = info.name;
+    row.kind = info.kind;
+    auto run = [&, variant = info.variant](cudaStream_t stream) {
+      scan(variant, kind, d_in.data(), d_out.data(), n, stream, block);
+    };
+    d_out.poison();
+    row.status = try_rung([&] { run(nullptr); });
+    if (row.status == "ok") {
+      const auto got = d_out.to_host();
+      const std::size_t section = section_length(info.variant, block);
+      bool right = false;
+      if constexpr (std::is_same_v<T, int>) {
+        right = compare_exact<int>(got, scan_reference(input, kind, section), {n}).ok;
+      } else {
+        const auto expected = scan_reference(input, kind, section);
+        right =
+            compare_bounded(got, expected.value, error_bound(expected, info.variant, n, block), {n})
+                .ok;
+      }
+      if (!right)
+        row.status = "WRONG";
+      row.timing = time_on_gpu(run, {.warmup = 2, .repeats = options.repeat});
+      row.metric = gb_per_s(8.0 * static_cast<double>(n), row.timing.median_ms);
+    }
+    const std::size_t section = section_length(info.variant, block);
+    const double adds = additions(info.variant, n, block);
+    row.extra = {section == kWholeInput ? "all" : std::to_string(section), count_text(adds),
+                 fixed(adds / static_cast<double>(n), 2)};
+    if (info.variant == Variant::SinglePass)
+      row.note = "tiles of 4096, block 128 (its own shape)";
+    report.rows.push_back(row);
+  }
+  report.notes = {
+      "GB/s counts each element read once and written once (8 bytes); the ceiling is CUB's "
+      "inclusive float scan of the same n, measured in this run.",
+      "additions: what each rung's algorithm does at this n (README, \"Work\"); a sequential scan "
+      "does n - 1 (1.00 per element)."};
+  if (segmented)
+    report.notes.push_back(
+        "The section rungs scan each section on their own: the same bytes as a whole scan, not "
+        "the same answer. hierarchical turns three_phase into a whole scan.");
+  return report;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  DemoSpec spec;
+  spec.lesson = "10_scan";
+  spec.description =
+      "Lesson 10: the prefix-scan ladder, Kogge-Stone to decoupled look-back, against CUB, with "
+      "each rung's number of additions.";
+  spec.size_help = "elements, e.g. 2^26, 2^28 or 64M (default 2^26, at most 2^30)";
+  for (const auto& info : kVariants)
+    spec.variant_names.emplace_back(info.name);
+  ScanOptions mine;
+  spec.add_options = [&](CLI::App& app) {
+    app.add_option("--type", mine.type, "element type: int or float (default float)")
+        ->check(CLI::IsMember({"int", "float"}));
+    app.add_flag("--exclusive", mine.exclusive, "exclusive scans (default inclusive)");
+  };
+  spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
+    const auto n = parse_count(options.size.empty() ? kDefaultSize : options.size);
+    if (!n || *n < 1 || *n > kMaxDemoSize)
+      return "--size takes a count in [1, 2^30], e.g. 2^26 or 2^28";
+    if (options.block != 0 && (options.block < kMinBlock || options.block > kMaxBlock ||
+                               (options.block & (options.block - 1)) != 0))
+      return "--block must be a power of two in [32, 1024]";
+    return std::nullopt;
+  };
+  spec.run = [&](const DemoOptions& options) {
+    const std::size_t n = *parse_count(options.size.empty() ? kDefaultSize : options.size);
+    std::vector<LadderReport> reports;
+    for (const bool segmented : {true, false}) {
+      LadderReport report = mine.type == "int" ? run_table<int>(options, mine, n, segmented)
+                                               : run_table<float>(options, mine, n, segmented);
+      if (!report.rows.empty())
+        reports.push_back(std::move(report));
+    }
+    return reports;
+  };
+  return run_demo(argc, argv, spec);
+}

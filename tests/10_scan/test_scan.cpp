@@ -1,0 +1,323 @@
+// Lesson 10's tests: every rung, inclusive and exclusive, on int (bit-exact) and float (within a
+// bound derived per rung), on sizes around warps, blocks, sections and tiles, in place and out of
+// place, with misaligned inputs and other blocks; speed as ratios measured in this run; bad
+// arguments refused. Test names, thresholds and points come from the grading table in
+// lessons/10_scan/README.md.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "course/testing.hpp"
+#include "scan.cuh"
+#include "scan_cpu.hpp"
+
+namespace {
+
+using namespace course;
+using namespace course::lesson10;
+
+constexpr std::size_t kGuard = 16;  // poisoned elements after the output: a write there is a bug
+constexpr std::size_t kFront = 4;   // trap values before the input (16 bytes: alignment kept)
+constexpr std::size_t kTrap = 64;   // trap values after the input
+
+template <class T>
+T trap_value() {
+  return static_cast<T>(12345678);
+}
+
+struct Case {
+  int block = kDefaultBlock;
+  std::size_t offset = 0;  // elements past a 16-byte boundary where the input starts
+  bool in_place = false;
+};
+
+std::string describe(Variant variant, ScanKind kind, std::string_view type, std::size_t n,
+                     std::string_view input, std::uint64_t seed, const Case& c) {
+  return std::string(name_of(variant)) + " " + std::string(name_of(kind)) + "<" +
+         std::string(type) + "> n " + std::to_string(n) + ", " + std::string(input) +
+         " input, seed " + std::to_string(seed) + ", block " + std::to_string(c.block) +
+         (c.offset != 0 ? ", input starting " + std::to_string(c.offset) + " elements in" : "") +
+         (c.in_place ? ", in place" : "");
+}
+
+// Checks @p got (n elements) against the reference of @p input.
+template <class T>
+Comparison compare_scan(Variant variant, ScanKind kind, std::span<const T> input,
+                        std::span<const T> got, int block) {
+  const std::size_t n = input.size();
+  const std::size_t section = section_length(variant, block);
+  if constexpr (std::is_same_v<T, int>) {
+    const auto expected = scan_reference(input, kind, section);
+    return compare_exact<int>(got, expected, {n});
+  } else {
+    const auto expected = scan_reference(input, kind, section);
+    return compare_bounded(got, expected.value, error_bound(expected, variant, n, block), {n});
+  }
+}
+
+// Runs @p variant on @p input, framed by trap values; checks the output, the guard after it, and
+// (out of place) that the input is unchanged.
+template <class T>
+void check_one(Variant variant, ScanKind kind, std::span<const T> input, const Case& c,
+               const std::string& where) {
+  const std::size_t n = input.size();
+  const std::size_t start = kFront + c.offset;
+  std::vector<T> framed(start + n + kTrap, trap_value<T>());
+  std::copy(input.begin(), input.end(), framed.begin() + static_cast<std::ptrdiff_t>(start));
+  if (c.in_place) {
+    // The output is the input: the guard is the poisoned stretch right after it.
+    std::memset(framed.data() + start + n, 0xFF, kGuard * sizeof(T));
+  }
+  DeviceBuffer<T> d_in{std::span<const T>(framed)};
+  DeviceBuffer<T> d_out(c.in_place ? 0 : n + kGuard);
+  if (!c.in_place)
+    d_out.poison();
+  T* const out = c.in_place ? d_in.data() + start : d_out.data();
+  scan(variant, kind, d_in.data() + start, out, n, {}, c.block);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const auto after = d_in.to_host();
+  const auto all =
+      c.in_place ? std::vector<T>(after.begin() + static_cast<std::ptrdiff_t>(start),
+                                  after.begin() + static_cast<std::ptrdiff_t>(start + n + kGuard))
+                 : d_out.to_host();
+  COURSE_CHECK_MATCH(
+      compare_scan<T>(variant, kind, input, std::span<const T>(all.data(), n), c.block), where);
+  std::vector<T> poison(kGuard);
+  std::memset(poison.data(), 0xFF, kGuard * sizeof(T));
+  CHECK_MESSAGE(std::memcmp(all.data() + n, poison.data(), kGuard * sizeof(T)) == 0,
+                where << ": the rung wrote past the end of its output");
+  if (!c.in_place)
+    CHECK_MESSAGE(std::memcmp(after.data(), framed.data(), framed.size() * sizeof(T)) == 0,
+                  where << ": the rung changed its input");
+  else
+    CHECK_MESSAGE(std::memcmp(after.data(), framed.data(), start * sizeof(T)) == 0,
+                  where << ": the rung wrote before the start of its output");
+}
+
+// Sizes around a warp, the default block, the rung's section (at the default block), the
+// single-pass tile; primes; a size large enough for many sections and tiles.
+std::vector<std::size_t> correctness_sizes(Variant variant) {
+  std::vector<std::size_t> sizes{1, 33, 1025, 4097, 65537};
+  if (!quick_mode()) {
+    sizes = {1,    2,    31,   32,   33,   511,  512,   513,    1023,
+             1024, 1025, 4095, 4096, 4097, 8193, 65537, 100003, (std::size_t{1} << 20) + 7};
+    const std::size_t s = section_length(variant, kDefaultBlock);
+    if (s != kWholeInput)
+      for (const std::size_t extra : {s - 1, s, s + 1, 3 * s + 1})
+        sizes.push_back(extra);
+  }
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  return sizes;
+}
+
+std::vector<std::pair<std::string, std::vector<int>>> int_inputs(std::size_t n,
+                                                                 std::uint64_t seed) {
+  std::vector<std::pair<std::string, std::vector<int>>> inputs;
+  inputs.emplace_back("uniform [-1000, 1000]", uniform_ints(n, seed, -1000, 1000));
+  if (quick_mode())
+    return inputs;
+  inputs.emplace_back("all-equal", std::vector<int>(n, 7));
+  inputs.emplace_back("negative [-1000, -1]", uniform_ints(n, seed + 1, -1000, -1));
+  return inputs;
+}
+
+std::vector<std::pair<std::string, std::vector<float>>> float_inputs(std::size_t n,
+                                                                     std::uint64_t seed) {
+  std::vector<std::pair<std::string, std::vector<float>>> inputs;
+  inputs.emplace_back("uniform", pattern_floats(Pattern::Uniform, n, seed));
+  if (quick_mode())
+    return inputs;
+  inputs.emplace_back("all-equal", pattern_floats(Pattern::AllEqual, n, seed));
+  inputs.emplace_back("large-magnitude", pattern_floats(Pattern::LargeMagnitude, n, seed));
+  inputs.emplace_back("positive [1, 2)", uniform_floats(n, seed + 1, 1.0f, 2.0f));
+  return inputs;
+}
+
+template <class T>
+std::vector<T> uniform_input(std::size_t n, std::uint64_t seed) {
+  if constexpr (std::is_same_v<T, int>)
+    return uniform_ints(n, seed, -1000, 1000);
+  else
+    return pattern_floats(Pattern::Uniform, n, seed);
+}
+
+template <class T>
+void check_type(Variant variant, std::string_view type, std::uint64_t base, std::uint64_t& stream) {
+  for (const auto& [kind, kind_name] : kScanKinds) {
+    // n = 0 is a no-op: nothing written, even with null pointers.
+    {
+      DeviceBuffer<T> d_out(kGuard);
+      d_out.poison();
+      scan(variant, kind, static_cast<const T*>(nullptr), static_cast<T*>(nullptr), 0);
+      scan(variant, kind, d_out.data(), d_out.data() + 1, 0);
+      CUDA_CHECK(cudaDeviceSynchronize());
+      const auto all = d_out.to_host();
+      std::vector<T> poison(kGuard);
+      std::memset(poison.data(), 0xFF, kGuard * sizeof(T));
+      CHECK_MESSAGE(std::memcmp(all.data(), poison.data(), kGuard * sizeof(T)) == 0,
+                    name_of(variant)
+                        << " " << kind_name << "<" << type << "> n 0: the rung wrote something");
+    }
+    for (const std::size_t n : correctness_sizes(variant)) {
+      const std::uint64_t seed = derive_seed(base, stream++);
+      if constexpr (std::is_same_v<T, int>) {
+        for (const auto& [name, input] : int_inputs(n, seed))
+          check_one<T>(variant, kind, input, {}, describe(variant, kind, type, n, name, seed, {}));
+      } else {
+        for (const auto& [name, input] : float_inputs(n, seed))
+          check_one<T>(variant, kind, input, {}, describe(variant, kind, type, n, name, seed, {}));
+      }
+    }
+    // The smallest and largest blocks, in place, and inputs that start off a 16-byte boundary.
+    std::vector<std::pair<Case, std::vector<std::size_t>>> cases{
+        {{.block = 32}, {33, 1025, 65537}},
+        {{.block = 1024}, {1025, 100003}},
+        {{.in_place = true}, {1, 1025, 65537}},
+        {{.offset = 1}, {7, 4099}},
+        {{.offset = 3}, {4099}},
+    };
+    if (!quick_mode()) {
+      cases[0].second.push_back(300007);
+      cases[2].second.push_back((std::size_t{1} << 20) + 7);
+    }
+    for (const auto& [c, ns] : cases) {
+      for (const std::size_t n : ns) {
+        const std::uint64_t seed = derive_seed(base, stream++);
+        const auto input = uniform_input<T>(n, seed);
+        check_one<T>(variant, kind, input, c, describe(variant, kind, type, n, "uniform", seed, c));
+      }
+    }
+  }
+}
+
+void check_correct(Variant variant) {
+  const std::uint64_t base = base_seed();
+  std::uint64_t stream = 0;
+  check_type<int>(variant, "int", base, stream);
+  check_type<float>(variant, "float", base, stream);
+  if (quick_mode())
+    return;
+  // The default size: ints in [-31, 31], so that no partial sum of 2^26 of them leaves int32.
+  constexpr std::size_t kLarge = std::size_t{1} << 26;
+  const std::uint64_t seed = derive_seed(base, stream++);
+  const auto ints = uniform_ints(kLarge, seed, -31, 31);
+  for (const auto& [kind, kind_name] : kScanKinds)
+    check_one<int>(variant, kind, ints, {},
+                   describe(variant, kind, "int", kLarge, "uniform [-31, 31]", seed, {}));
+  const auto floats = pattern_floats(Pattern::Uniform, kLarge, seed);
+  check_one<float>(variant, ScanKind::Inclusive, floats, {},
+                   describe(variant, ScanKind::Inclusive, "float", kLarge, "uniform", seed, {}));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Speed.
+
+constexpr std::size_t kSpeedSize = std::size_t{1} << 26;
+
+// Times @p variant (and @p baseline, in the same run) on an inclusive float scan of 2^26
+// elements, after checking the timed result: a fast wrong answer earns nothing. The section rungs
+// do a segmented scan of the same input: the same bytes moved, so their times compare.
+SpeedSample measure(Variant variant, std::optional<Variant> baseline) {
+  const auto input = pattern_floats(Pattern::Uniform, kSpeedSize, derive_seed(base_seed(), 1000));
+  DeviceBuffer<float> d_in{std::span<const float>(input)};
+  DeviceBuffer<float> d_out(kSpeedSize);
+  d_out.poison();
+  scan(variant, ScanKind::Inclusive, d_in.data(), d_out.data(), kSpeedSize);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const auto got = d_out.to_host();
+  REQUIRE_MESSAGE(compare_scan<float>(variant, ScanKind::Inclusive, input, got, kDefaultBlock).ok,
+                  name_of(variant) << " gives a wrong scan of 2^26 floats; fix correctness first");
+  auto time = [&](Variant v) {
+    return time_on_gpu([&](cudaStream_t s) {
+             scan(v, ScanKind::Inclusive, d_in.data(), d_out.data(), kSpeedSize, s);
+           })
+        .median_ms;
+  };
+  SpeedSample sample;
+  sample.time_ms = time(variant);
+  if (baseline) {
+    sample.speedup = time(*baseline) / sample.time_ms;
+    sample.baseline = name_of(*baseline);
+  }
+  sample.share = gb_per_s(8.0 * static_cast<double>(kSpeedSize), sample.time_ms) /
+                 ceilings::cub_inclusive_sum(kSpeedSize).value;
+  sample.ceiling = "CUB DeviceScan::InclusiveSum";
+  return sample;
+}
+
+}  // namespace
+
+TEST_CASE("kogge_stone.correct") {
+  check_correct(Variant::KoggeStone);
+}
+TEST_CASE("kogge_stone_double_buffer.correct") {
+  check_correct(Variant::KoggeStoneDoubleBuffer);
+}
+TEST_CASE("brent_kung.correct") {
+  check_correct(Variant::BrentKung);
+}
+TEST_CASE("three_phase.correct") {
+  check_correct(Variant::ThreePhase);
+}
+TEST_CASE("hierarchical.correct") {
+  check_correct(Variant::Hierarchical);
+}
+TEST_CASE("single_pass.correct") {
+  check_correct(Variant::SinglePass);
+}
+
+TEST_CASE("kogge_stone_double_buffer.speed") {
+  COURSE_CHECK_SPEED("kogge_stone_double_buffer.speed", Graded::Share,
+                     [] { return measure(Variant::KoggeStoneDoubleBuffer, Variant::KoggeStone); });
+}
+TEST_CASE("brent_kung.speed") {
+  COURSE_CHECK_SPEED("brent_kung.speed", Graded::Share,
+                     [] { return measure(Variant::BrentKung, Variant::KoggeStone); });
+}
+TEST_CASE("three_phase.speed") {
+  COURSE_CHECK_SPEED("three_phase.speed", Graded::Share,
+                     [] { return measure(Variant::ThreePhase, Variant::KoggeStone); });
+}
+TEST_CASE("hierarchical.speed") {
+  COURSE_CHECK_SPEED("hierarchical.speed", Graded::Share,
+                     [] { return measure(Variant::Hierarchical, std::nullopt); });
+}
+TEST_CASE("single_pass.speed") {
+  COURSE_CHECK_SPEED("single_pass.speed", Graded::Share,
+                     [] { return measure(Variant::SinglePass, std::nullopt); });
+}
+
+// Runs without a GPU: every check happens before the launcher touches the device.
+TEST_CASE("launcher.bad_arguments") {
+  float* fake = reinterpret_cast<float*>(std::uintptr_t{1} << 20);  // never dereferenced
+  int* fake_int = reinterpret_cast<int*>(std::uintptr_t{1} << 20);
+  for (const auto& info : kVariants) {
+    CAPTURE(info.name);
+    for (const auto& [kind, kind_name] : kScanKinds) {
+      CHECK_THROWS_WITH_AS(scan(info.variant, kind, fake, fake + 1000, kMaxCount + 1),
+                           doctest::Contains("2^32"), std::invalid_argument);
+      for (const int block : {0, 16, 48, 96, 2048, -512})
+        CHECK_THROWS_WITH_AS(scan(info.variant, kind, fake, fake + 1000, 100, {}, block),
+                             doctest::Contains("power of two in [32, 1024]"),
+                             std::invalid_argument);
+      CHECK_THROWS_AS(scan(info.variant, kind, fake_int, nullptr, 100), std::invalid_argument);
+      CHECK_THROWS_AS(scan(info.variant, kind, nullptr, fake_int, 100), std::invalid_argument);
+      CHECK_THROWS_WITH_AS(scan(info.variant, kind, fake, fake + 50, 100),
+                           doctest::Contains("overlaps"), std::invalid_argument);
+      CHECK_THROWS_WITH_AS(scan(info.variant, kind, fake + 50, fake, 100),
+                           doctest::Contains("overlaps"), std::invalid_argument);
+      CHECK_THROWS_AS(scan(info.variant, kind, fake_int + 1, fake_int, 100), std::invalid_argument);
+      // n = 0 is a no-op that never touches the GPU, even with null pointers.
+      CHECK_NOTHROW(scan(info.variant, kind, static_cast<const float*>(nullptr),
+                         static_cast<float*>(nullptr), 0));
+      CHECK_NOTHROW(scan(info.variant, kind, fake_int, fake_int + 1, 0));
+    }
+    CHECK_THROWS_WITH_AS(scan(info.variant, static_cast<ScanKind>(7), fake, fake + 1000, 100),
+                         doctest::Contains("Inclusive or Exclusive"), std::invalid_argument);
+  }
+  CHECK_THROWS_WITH_AS(scan(static_cast<Variant>(42), ScanKind::Inclusive, fake, fake + 1000, 100),
+                       doctest::Contains("unknown variant"), std::invalid_argument);
+}
