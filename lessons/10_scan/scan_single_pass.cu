@@ -11,7 +11,7 @@ constexpr const char* kHere = "lessons/10_scan/scan_single_pass.cu";
 
 //! [single_pass_exercise]
 // TODO(student), stretch: rung "single_pass", decoupled look-back (the README explains it).
-//   - Tiles of kThreads x kItems elements (e.g. 256 x 16), one tile per block. Take the tile index
+//   - Tiles of kThreads x kItems elements (e.g. 128 x 32), one tile per block. Take the tile index
 //     from an atomic counter (atomicAdd by thread 0, shared with the block), not from blockIdx.x:
 //     tiles are then claimed in the order blocks start, and a block only ever waits for tiles
 //     that running blocks own.

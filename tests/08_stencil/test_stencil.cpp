@@ -27,7 +27,8 @@ constexpr Tolerance kTolerance{1e-30, 1e-5};
 constexpr std::size_t kGuard = 64;  // poisoned floats before and after the output
 
 // 1 x 1 x 1; extents below 3 (all boundary); the smallest interior; one off each rung's tile
-// (6, 8; 30, 32 in x-y; 32 and 64 planes); primes; thin and non-cubic grids; 512^3 for speed.
+// (6, 8; 30, 32 in x-y); z-chunks that end part-way (32 planes per block, 24 for tuned);
+// primes; thin and non-cubic grids; 512^3 for speed.
 std::vector<Grid> correctness_grids() {
   std::vector<Grid> grids{{1, 1, 1},    {2, 5, 7},    {40, 2, 40},  {1, 40, 40},   {3, 3, 3},
                           {17, 17, 17}, {33, 17, 9},  {257, 3, 5},  {3, 257, 5},   {5, 3, 257},
