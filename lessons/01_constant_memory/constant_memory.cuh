@@ -9,6 +9,8 @@
 #include <optional>
 #include <string_view>
 
+#include "course/variants.hpp"
+
 namespace course::lesson01 {
 
 /// The rungs of the ladder, in teaching order.
@@ -38,9 +40,7 @@ inline constexpr std::array<VariantInfo, 5> kVariants{{
 
 /// The name of @p variant.
 [[nodiscard]] constexpr std::string_view name_of(Variant variant) {
-  for (const auto& info : kVariants)
-    if (info.variant == variant) return info.name;
-  return "?";
+  return name_in(kVariants, variant);
 }
 
 /// The highest polynomial degree a launch accepts.

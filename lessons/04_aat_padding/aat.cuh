@@ -8,6 +8,8 @@
 #include <optional>
 #include <string_view>
 
+#include "course/variants.hpp"
+
 namespace course::lesson04 {
 
 /// The rungs of the ladder, in teaching order.
@@ -38,18 +40,12 @@ inline constexpr std::array<VariantInfo, 5> kVariants{{
 
 /// The rung called @p name, if there is one.
 [[nodiscard]] constexpr std::optional<Variant> variant_from_name(std::string_view name) {
-  for (const auto& info : kVariants)
-    if (info.name == name)
-      return info.variant;
-  return std::nullopt;
+  return variant_named(kVariants, name);
 }
 
 /// The name of @p variant.
 [[nodiscard]] constexpr std::string_view name_of(Variant variant) {
-  for (const auto& info : kVariants)
-    if (info.variant == variant)
-      return info.name;
-  return "?";
+  return name_in(kVariants, variant);
 }
 
 /// The largest n a launch accepts: C has n * n elements, and n * n must stay below 2^31.

@@ -15,6 +15,8 @@
 #include <optional>
 #include <string_view>
 
+#include "course/variants.hpp"
+
 namespace course::lesson05 {
 
 /// The rungs of the ladder, in teaching order.
@@ -54,18 +56,12 @@ inline constexpr std::array<VariantInfo, 8> kVariants{{
 
 /// The name of @p variant.
 [[nodiscard]] constexpr std::string_view name_of(Variant variant) {
-  for (const auto& info : kVariants)
-    if (info.variant == variant)
-      return info.name;
-  return "?";
+  return name_in(kVariants, variant);
 }
 
 /// The rung called @p name, if there is one.
 [[nodiscard]] constexpr std::optional<Variant> variant_from_name(std::string_view name) {
-  for (const auto& info : kVariants)
-    if (info.name == name)
-      return info.variant;
-  return std::nullopt;
+  return variant_named(kVariants, name);
 }
 
 /// The reduction operator.

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "course/variants.hpp"
+
 namespace course::lesson07 {
 
 /// The rungs of the ladder, in teaching order.
@@ -45,18 +47,12 @@ inline constexpr std::array<VariantInfo, 6> kVariants{{
 
 /// The rung called @p name, if there is one.
 [[nodiscard]] constexpr std::optional<Variant> variant_from_name(std::string_view name) {
-  for (const auto& info : kVariants)
-    if (info.name == name)
-      return info.variant;
-  return std::nullopt;
+  return variant_named(kVariants, name);
 }
 
 /// The name of @p variant.
 [[nodiscard]] constexpr std::string_view name_of(Variant variant) {
-  for (const auto& info : kVariants)
-    if (info.variant == variant)
-      return info.name;
-  return "?";
+  return name_in(kVariants, variant);
 }
 
 /// The largest filter radius a launch accepts (PMPP's bound: a 15 x 15 filter).

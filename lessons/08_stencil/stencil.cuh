@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "course/variants.hpp"
+
 namespace course::lesson08 {
 
 /// The kernel rungs of the ladder, in teaching order. The Jacobi driver (jacobi()) is the
@@ -46,18 +48,12 @@ inline constexpr std::string_view kJacobiName = "jacobi";
 
 /// The rung called @p name, if there is one.
 [[nodiscard]] constexpr std::optional<Variant> variant_from_name(std::string_view name) {
-  for (const auto& info : kVariants)
-    if (info.name == name)
-      return info.variant;
-  return std::nullopt;
+  return variant_named(kVariants, name);
 }
 
 /// The name of @p variant.
 [[nodiscard]] constexpr std::string_view name_of(Variant variant) {
-  for (const auto& info : kVariants)
-    if (info.variant == variant)
-      return info.name;
-  return "?";
+  return name_in(kVariants, variant);
 }
 
 /// The largest extent a launch accepts in each dimension (2^17: every rung's grid of blocks

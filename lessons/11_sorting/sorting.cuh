@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "course/buffer.hpp"
+#include "course/variants.hpp"
 
 namespace course::lesson11 {
 
@@ -43,18 +44,12 @@ inline constexpr std::array<VariantInfo, 5> kVariants{{
 
 /// The rung called @p name, if there is one.
 [[nodiscard]] constexpr std::optional<Variant> variant_from_name(std::string_view name) {
-  for (const auto& info : kVariants)
-    if (info.name == name)
-      return info.variant;
-  return std::nullopt;
+  return variant_named(kVariants, name);
 }
 
 /// The name of @p variant.
 [[nodiscard]] constexpr std::string_view name_of(Variant variant) {
-  for (const auto& info : kVariants)
-    if (info.variant == variant)
-      return info.name;
-  return "?";
+  return name_in(kVariants, variant);
 }
 
 /// The facts about @p variant.
