@@ -24,11 +24,11 @@ constexpr const char* kHere = "lessons/09_histogram/histogram.cu";
 //   3. As atomic_global_kernel, but atomicAdd(&mine[bin], 1u).
 //   4. __syncthreads() (every count of the block is in), then threads < kLetterBins add
 //      mine[threadIdx.x] to d_bins[threadIdx.x] with one atomicAdd (skip zero counts).
-//! [privatized_global_exercise]
 void launch_privatized_global(const unsigned char* d_text, std::size_t n, std::uint32_t* d_bins,
                               int block, cudaStream_t stream) {
   throw NotImplemented("privatized_global", kHere);
 }
+//! [privatized_global_exercise]
 
 //! [privatized_shared_exercise]
 // TODO(student): rung "privatized_shared". privatized_global, with the block's copy declared
@@ -37,11 +37,11 @@ void launch_privatized_global(const unsigned char* d_text, std::size_t n, std::u
 // finds there whatever the previous block on its SM left. The additions into bins_s still need
 // atomicAdd: the threads of a block run at the same time, and `++bins_s[bin]` from two of them
 // can lose one of the two. Launch blocks_for(n, block) blocks of `block` threads.
-//! [privatized_shared_exercise]
 void launch_privatized_shared(const unsigned char* d_text, std::size_t n, std::uint32_t* d_bins,
                               int block, cudaStream_t stream) {
   throw NotImplemented("privatized_shared", kHere);
 }
+//! [privatized_shared_exercise]
 
 //! [coarsened_contiguous_exercise]
 // TODO(student): rung "coarsened_contiguous". privatized_shared with far fewer threads, each
@@ -51,11 +51,11 @@ void launch_privatized_shared(const unsigned char* d_text, std::size_t n, std::u
 // threads = gridDim.x * blockDim.x (in std::size_t); chunk = ceil(n / threads); thread t counts
 // bytes [t * chunk, min(n, (t + 1) * chunk)), one after the other. Zero the shared bins before,
 // add them to d_bins after, as in privatized_shared.
-//! [coarsened_contiguous_exercise]
 void launch_coarsened_contiguous(const unsigned char* d_text, std::size_t n, std::uint32_t* d_bins,
                                  int block, cudaStream_t stream) {
   throw NotImplemented("coarsened_contiguous", kHere);
 }
+//! [coarsened_contiguous_exercise]
 
 //! [coarsened_interleaved_exercise]
 // TODO(student): rung "coarsened_interleaved". coarsened_contiguous with interleaved
@@ -63,11 +63,11 @@ void launch_coarsened_contiguous(const unsigned char* d_text, std::size_t n, std
 // of a warp now read 32 consecutive bytes (one memory transaction) instead of 32 bytes `chunk`
 // apart. Same launch as coarsened_contiguous. Mind the last, partial sweep: n need not be a
 // multiple of threads.
-//! [coarsened_interleaved_exercise]
 void launch_coarsened_interleaved(const unsigned char* d_text, std::size_t n, std::uint32_t* d_bins,
                                   int block, cudaStream_t stream) {
   throw NotImplemented("coarsened_interleaved", kHere);
 }
+//! [coarsened_interleaved_exercise]
 
 //! [aggregated_exercise]
 // TODO(student): rung "aggregated". coarsened_interleaved, but keep the current run in two
@@ -76,10 +76,10 @@ void launch_coarsened_interleaved(const unsigned char* d_text, std::size_t n, st
 // atomicAdd(&bins_s[run_bin], run) (only if run > 0), then run_bin = b, run = 1. Non-letters
 // are skipped and do not end a run. After the loop, the last run is still open: add it too.
 // Same launch as coarsened_interleaved.
-//! [aggregated_exercise]
 void launch_aggregated(const unsigned char* d_text, std::size_t n, std::uint32_t* d_bins, int block,
                        cudaStream_t stream) {
   throw NotImplemented("aggregated", kHere);
 }
+//! [aggregated_exercise]
 
 }  // namespace course::lesson09

@@ -27,11 +27,11 @@ constexpr const char* kHere = "lessons/09_histogram/histogram_stretch.cu";
 //   - several independent loads in flight per thread; a grid of resident_blocks() blocks;
 //   - at the end, sum each counter over the warp with __shfl_down_sync, over the warps through
 //     shared memory, and do 7 atomicAdd per block.
-//! [register_privatized_exercise]
 void launch_register_privatized(const unsigned char* d_text, std::size_t n, std::uint32_t* d_bins,
                                 cudaStream_t stream) {
   throw NotImplemented("register_privatized", kHere);
 }
+//! [register_privatized_exercise]
 
 //! [bytes256_exercise]
 // TODO(student), stretch: rung "bytes256". Count every byte value into 256 bins (d_bins holds
@@ -41,10 +41,10 @@ void launch_register_privatized(const unsigned char* d_text, std::size_t n, std:
 // in register_privatized; launch resident_blocks() blocks; at the end add the warps' copies and
 // do 256 atomicAdd per block. Compare your GB/s with NVIDIA's cuda-samples `histogram256` (448
 // GB/s on an H200, ANCHORS.md) and with CUB's 256-bin histogram (the demo measures it).
-//! [bytes256_exercise]
 void launch_bytes256(const unsigned char* d_text, std::size_t n, std::uint32_t* d_bins,
                      cudaStream_t stream) {
   throw NotImplemented("bytes256", kHere);
 }
+//! [bytes256_exercise]
 
 }  // namespace course::lesson09

@@ -22,12 +22,12 @@ constexpr const char* kHere = "lessons/10_scan/scan.cu";
 // updated or not), then swap src and dst. After the loop one more __syncthreads(), and the
 // result is in src. Why is the one barrier per step still needed? Launch it like
 // launch_kogge_stone (scan_given.cu): blocks_for(n, block) blocks of block threads.
-//! [kogge_stone_double_buffer_exercise]
 template <class T>
 void launch_kogge_stone_double_buffer(const T* d_in, T* d_out, T* d_section_sums, std::size_t n,
                                       ScanKind kind, int block, cudaStream_t stream) {
   throw NotImplemented("kogge_stone_double_buffer", kHere);
 }
+//! [kogge_stone_double_buffer_exercise]
 
 //! [brent_kung_exercise]
 // TODO(student): rung "brent_kung". A section of 2 * blockDim.x elements in
@@ -38,12 +38,12 @@ void launch_kogge_stone_double_buffer(const T* d_in, T* d_out, T* d_section_sums
 // section, xy[index + stride] += xy[index]. Then __syncthreads() and store both elements (the
 // exclusive scan shifts by one, as in kogge_stone). The section total is xy[section - 1].
 // Launch blocks_for(n, 2 * block) blocks of block threads.
-//! [brent_kung_exercise]
 template <class T>
 void launch_brent_kung(const T* d_in, T* d_out, T* d_section_sums, std::size_t n, ScanKind kind,
                        int block, cudaStream_t stream) {
   throw NotImplemented("brent_kung", kHere);
 }
+//! [brent_kung_exercise]
 
 //! [three_phase_exercise]
 // TODO(student): rung "three_phase". A section of C = kThreePhaseCoarsening elements per thread
@@ -54,12 +54,12 @@ void launch_brent_kung(const T* d_in, T* d_out, T* d_section_sums, std::size_t n
 // ends[2][kMaxBlock];`. Phase 3: __syncthreads(), then thread t > 0 adds ends[t - 1] (the scanned
 // ends, in whichever buffer holds the result) to its C elements. __syncthreads(), store coalesced
 // as you loaded, exclusive shifted by one. Launch blocks_for(n, C * block) blocks of block threads.
-//! [three_phase_exercise]
 template <class T>
 void launch_three_phase(const T* d_in, T* d_out, T* d_section_sums, std::size_t n, ScanKind kind,
                         int block, cudaStream_t stream) {
   throw NotImplemented("three_phase", kHere);
 }
+//! [three_phase_exercise]
 
 //! [hierarchical_exercise]
 // TODO(student): rung "hierarchical": a scan of the whole input for any n.
@@ -74,12 +74,12 @@ void launch_three_phase(const T* d_in, T* d_out, T* d_section_sums, std::size_t 
 // The exclusive scan needs nothing else: its sections are exclusive and the offsets are the same.
 // Scratch: workspace<T>(count) (scan_rungs.cuh). Ask for the totals of *all* levels with one call
 // (m + ceil(m / s) + ... while > 1): a second call may move the memory the first returned.
-//! [hierarchical_exercise]
 template <class T>
 void run_hierarchical(const T* d_in, T* d_out, std::size_t n, ScanKind kind, int block,
                       cudaStream_t stream) {
   throw NotImplemented("hierarchical", kHere);
 }
+//! [hierarchical_exercise]
 
 #define COURSE_LESSON10_INSTANTIATE(T)                                                             \
   template void launch_kogge_stone_double_buffer<T>(const T*, T*, T*, std::size_t, ScanKind, int,  \

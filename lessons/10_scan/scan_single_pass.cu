@@ -27,11 +27,11 @@ constexpr const char* kHere = "lessons/10_scan/scan_single_pass.cu";
 //     adding aggregates until it meets an inclusive prefix; publish your own inclusive prefix.
 //   - Add the tile's exclusive prefix to the items, store back through shared memory, coalesced.
 //   The exclusive scan is the inclusive one shifted by one element: shift inside the lane's items.
-//! [single_pass_exercise]
 template <class T>
 void run_single_pass(const T* d_in, T* d_out, std::size_t n, ScanKind kind, cudaStream_t stream) {
   throw NotImplemented("single_pass", kHere);
 }
+//! [single_pass_exercise]
 
 #define COURSE_LESSON10_INSTANTIATE(T) \
   template void run_single_pass<T>(const T*, T*, std::size_t, ScanKind, cudaStream_t);

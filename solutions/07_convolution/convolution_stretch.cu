@@ -142,6 +142,7 @@ __global__ void __launch_bounds__(kThreads)
   }
   __syncthreads();  // the windows reach into pixels other threads loaded
 
+  //! [register_coarsened_strip]
   const int col = threadIdx.x;                  // tile column of this thread's outputs
   const int first = threadIdx.y * kRegOutputs;  // tile row of its first output
   float acc[kRegOutputs];
@@ -165,6 +166,7 @@ __global__ void __launch_bounds__(kThreads)
       }
     }
   }
+  //! [register_coarsened_strip]
   const int x = x0 + col;
 #pragma unroll
   for (int k = 0; k < kRegOutputs; ++k) {

@@ -87,6 +87,7 @@ __global__ void __launch_bounds__(kTunedX* kTunedThreadsY, 6)
   float halo_y = load(hy_ok, hy_at, z_first);
 
   for (int z = z_first; z < z_end; ++z) {
+    //! [tuned_step]
     // Issue the loads early: plane z + 2 (used two steps from now) and the halo of plane z + 1
     // (used next step). Nothing in this step waits for them.
     float ahead[kTunedRows];
@@ -120,6 +121,7 @@ __global__ void __launch_bounds__(kTunedX* kTunedThreadsY, 6)
     }
     // Every thread must be done reading the plane before the next step overwrites it.
     __syncthreads();
+    //! [tuned_step]
 #pragma unroll
     for (int k = 0; k < kTunedRows; ++k) {
       prev[k] = cur[k];

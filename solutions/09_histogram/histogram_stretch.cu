@@ -35,6 +35,7 @@ constexpr int kUnroll = 4;
 constexpr int kRoundsPerFlush = 3;
 static_assert(kRoundsPerFlush * kUnroll * 16 <= 255, "8-bit counters would overflow");
 
+//! [register_privatized_helpers]
 // The increments of the four bytes of @p word: 8 four-bit counters.
 __device__ std::uint32_t nibbles_of(std::uint32_t word, const std::uint32_t* increment) {
   return increment[word & 0xFF] + increment[(word >> 8) & 0xFF] + increment[(word >> 16) & 0xFF] +
@@ -53,6 +54,7 @@ __device__ void count_vector(uint4 v, const std::uint32_t* increment, std::uint3
   widen(nibbles_of(v.x, increment) + nibbles_of(v.y, increment), even, odd);
   widen(nibbles_of(v.z, increment) + nibbles_of(v.w, increment), even, odd);
 }
+//! [register_privatized_helpers]
 
 // Adds the 8-bit counters to the thread's 32-bit ones (odd's top byte is bin 7: always 0).
 __device__ void flush(std::uint32_t even, std::uint32_t odd, std::uint32_t (&counts)[kLetterBins]) {
@@ -65,6 +67,7 @@ __device__ void flush(std::uint32_t even, std::uint32_t odd, std::uint32_t (&cou
   counts[5] += (odd >> 16) & 0xFF;
 }
 
+//! [register_privatized_loop]
 __global__ void __launch_bounds__(kRegisterThreads)
     register_privatized_kernel(const unsigned char* __restrict__ text, std::size_t n,
                                std::size_t head, std::uint32_t* __restrict__ bins) {
@@ -97,6 +100,7 @@ __global__ void __launch_bounds__(kRegisterThreads)
     }
     flush(even, odd, counts);
   }
+  //! [register_privatized_loop]
   // The head and the tail: at most 15 bytes each, one per thread.
   const std::size_t tail_start = head + 16 * count;
   std::uint32_t even = 0, odd = 0;
@@ -151,6 +155,7 @@ __device__ void count_bytes(uint4 v, std::uint32_t* mine) {
   count_word(v.w, mine);
 }
 
+//! [bytes256_body]
 __global__ void __launch_bounds__(kBytesThreads)
     bytes256_kernel(const unsigned char* __restrict__ text, std::size_t n, std::size_t head,
                     std::uint32_t* __restrict__ bins) {
@@ -187,6 +192,7 @@ __global__ void __launch_bounds__(kBytesThreads)
       atomicAdd(&bins[bin], total);
   }
 }
+//! [bytes256_body]
 //! [bytes256_kernel]
 
 // Bytes before the first 16-byte boundary of d_text (at most n).

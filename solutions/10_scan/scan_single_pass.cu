@@ -59,6 +59,7 @@ __device__ inline unsigned padded(unsigned index) {
 // found a prefix, the window moves 32 tiles further back. Every predecessor publishes its
 // aggregate without waiting for anyone, and tile ids are handed out in launch order (an atomic
 // counter), so every tile waited for has a running block: no deadlock.
+//! [single_pass_look_back]
 template <class T>
 __device__ T look_back(unsigned long long* status, unsigned tile, unsigned lane) {
   T exclusive{0};
@@ -83,6 +84,7 @@ __device__ T look_back(unsigned long long* status, unsigned tile, unsigned lane)
     window -= 32;
   }
 }
+//! [single_pass_look_back]
 
 template <class T>
 __global__ void __launch_bounds__(kThreads)
@@ -150,6 +152,7 @@ __global__ void __launch_bounds__(kThreads)
     aggregate += warp_totals[w];
   }
 
+  //! [single_pass_publish]
   // Publish, look back, publish again. Tile 0 knows its prefix at once. The others publish their
   // aggregate first, so that their successors can use it while they look back themselves.
   if (warp == 0) {
@@ -169,6 +172,7 @@ __global__ void __launch_bounds__(kThreads)
   }
   __syncthreads();
   const T prefix = tile_exclusive + warp_exclusive + lane_exclusive;
+  //! [single_pass_publish]
 
   // Results back through shared memory (exclusive: shifted by one within the lane's items), then
   // stored warp-striped: coalesced again.

@@ -114,6 +114,7 @@ __global__ void __launch_bounds__(kThreads)
                          std::uint32_t* __restrict__ keys_out,
                          std::uint32_t* __restrict__ values_out, std::uint32_t n, int shift,
                          const std::uint32_t* __restrict__ offsets, std::uint32_t tiles) {
+  //! [radix_scatter_rank]
   __shared__ std::uint32_t warp_start[kWarps][kDigits];
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const unsigned lower_lanes = (1u << lane) - 1;
@@ -137,6 +138,7 @@ __global__ void __launch_bounds__(kThreads)
   }
   if (lane < kDigits)
     warp_start[warp][lane] = seen;
+  //! [radix_scatter_rank]
   __syncthreads();
   // Thread d turns the warps' counts of digit d into their starts in the output: the tile's
   // offset for d, then warp 0's keys of digit d, then warp 1's, ...

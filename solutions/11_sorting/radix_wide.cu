@@ -156,6 +156,7 @@ __global__ void __launch_bounds__(kThreads)
   }
   __syncthreads();
 
+  //! [wide_scatter_write]
   // Thread d: the warps' starts for digit d inside the tile's digit-d run, the run's start in
   // the tile (a scan over the digits), and where the run goes in the output.
   const std::uint32_t d = threadIdx.x;
@@ -190,6 +191,7 @@ __global__ void __launch_bounds__(kThreads)
     if constexpr (kPairs)
       values_out[target] = sorted_values[j];
   }
+  //! [wide_scatter_write]
 }
 //! [wide_scatter_kernel]
 
