@@ -17,6 +17,11 @@ Directives, each alone on its line:
         `lesson02_demo_solution --json`), as one Markdown table per ladder with a caption naming
         the GPU; without that file, a line saying how to make it.
 
+    <!-- chart: lessons/02_transpose -->
+        The same ladders drawn by chart.py: one inline SVG bar chart per table (rung x share of
+        the ceiling), stacked in a box that fits one slide (the decks are rendered with Marp's
+        --html); without the results file, the same line saying how to make it.
+
 Every deck is written to OUT/<same name>. A missing file or marker, a marker found once or three
 times, or unreadable results stop the script with exit code 1 and a message naming the deck
 and line.
@@ -31,8 +36,12 @@ import sys
 import textwrap
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import chart as chart_svg  # noqa: E402  (slides/chart.py)
+
 SNIPPET = re.compile(r"^\s*<!--\s*snippet:\s*(?P<args>.*?)\s*-->\s*$")
 RESULTS = re.compile(r"^\s*<!--\s*results:\s*(?P<args>.*?)\s*-->\s*$")
+CHART = re.compile(r"^\s*<!--\s*chart:\s*(?P<args>.*?)\s*-->\s*$")
 HIDDEN = "*(solution shown in the instructor edition)*"
 
 
@@ -82,10 +91,7 @@ def results(results_dir: Path, lesson_dir: str) -> list[str]:
     tag = "lesson" + lesson[:2]                       # lesson02
     path = results_dir / f"{lesson}.json"
     if not path.is_file():
-        return [f"Run `{tag}_demo_solution --json` to fill this table.",
-                "",
-                f"<small>(save its output as `slides/results/{lesson}.json` and build the slides "
-                f"again)</small>"]
+        return missing(lesson, tag, "table")
     try:
         text = path.read_text(encoding="utf-8")
         # Tolerate lines the demo prints before its JSON (e.g. "[course] ceiling: ...").
@@ -117,6 +123,36 @@ def results(results_dir: Path, lesson_dir: str) -> list[str]:
                         f"({type(error).__name__}: {error})") from error
 
 
+def missing(lesson: str, tag: str, what: str) -> list[str]:
+    return [f"Run `{tag}_demo_solution --json` to fill this {what}.",
+            "",
+            f"<small>(save its output as `slides/results/{lesson}.json` and build the slides "
+            f"again)</small>"]
+
+
+def charts(results_dir: Path, lesson_dir: str, height: int = 540) -> list[str]:
+    """The lesson's ladders as inline SVG charts, in one HTML block (no blank line inside)."""
+    lesson = Path(lesson_dir).name
+    tag = "lesson" + lesson[:2]
+    path = results_dir / f"{lesson}.json"
+    if not path.is_file():
+        return missing(lesson, tag, "chart")
+    try:
+        images = chart_svg.svgs(chart_svg.load(path))
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise DeckError(f"{path}: not the output of `{tag}_demo_solution --json` "
+                        f"({type(error).__name__}: {error})") from error
+    out = [f'<div class="charts" style="display:flex;flex-direction:column;gap:8px;'
+           f'height:{height}px">']
+    for image in images:
+        natural = re.search(r'viewBox="0 0 \d+ (\d+)"', image).group(1)
+        out.extend(image.replace(
+            "<svg ", f'<svg style="flex:{natural} 1 0;min-height:0;width:100%" '
+                     f'preserveAspectRatio="xMinYMin meet" ', 1).rstrip("\n").splitlines())
+    out.append("</div>")
+    return out
+
+
 def expand(deck: Path, source_dir: Path, results_dir: Path, edition: str) -> tuple[str, int]:
     out: list[str] = []
     count = 0
@@ -126,6 +162,7 @@ def expand(deck: Path, source_dir: Path, results_dir: Path, edition: str) -> tup
             in_fence = not in_fence
         snippet_match = None if in_fence else SNIPPET.match(line)
         results_match = None if in_fence else RESULTS.match(line)
+        chart_match = None if in_fence else CHART.match(line)
         try:
             if snippet_match:
                 args = snippet_match.group("args").split()
@@ -142,6 +179,12 @@ def expand(deck: Path, source_dir: Path, results_dir: Path, edition: str) -> tup
                 if len(args) != 1:
                     raise DeckError("write <!-- results: lessons/<NN_name> -->")
                 out.extend(results(results_dir, args[0]))
+                count += 1
+            elif chart_match:
+                args = chart_match.group("args").split()
+                if len(args) != 1:
+                    raise DeckError("write <!-- chart: lessons/<NN_name> -->")
+                out.extend(charts(results_dir, args[0]))
                 count += 1
             else:
                 out.append(line)

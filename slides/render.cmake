@@ -33,7 +33,7 @@ endif()
 
 if(CHROME)
   execute_process(COMMAND "${CMAKE_COMMAND}" -E env "CHROME_PATH=${CHROME}"
-                          "${NPX}" --no-install marp ${marp_args} --pdf --allow-local-files
+                          "${NPX}" --no-install marp ${marp_args} --html --pdf --allow-local-files
                           --browser-path "${CHROME}"
                   WORKING_DIRECTORY "${SLIDES_DIR}" RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 SLIDES = Path(__file__).resolve().parent
@@ -54,6 +55,7 @@ class Decks(unittest.TestCase):
             for edition in (student, instructor):
                 self.assertNotIn("<!-- snippet:", edition[deck.name])
                 self.assertNotIn("<!-- results:", edition[deck.name])
+                self.assertNotIn("<!-- chart:", edition[deck.name])
             for file_name, name in directives:
                 if file_name.startswith("solutions/") and not have_solutions:
                     self.assertIn("(solution shown in the instructor edition)", student[deck.name])
@@ -148,6 +150,33 @@ class Directives(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn("measured on NVIDIA Test GPU (cc 9.0, 132 SMs)", text)
         self.assertIn("| `tiled` | exercise | ok | 0.500 | 1073.7 | 3.00× | 0.36 |", text)
+
+    def test_chart_without_a_file(self):
+        done, text = self.inject("<!-- chart: lessons/02_transpose -->\n")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("Run `lesson02_demo_solution --json` to fill this chart.", text)
+        self.assertIn("slides/results/02_transpose.json", text)
+
+    def test_chart_is_inline_svg_in_one_html_block(self):
+        done, text = self.inject("a\n\n<!-- chart: lessons/05_reduction -->\n\nb\n",
+                                 SLIDES / "results")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        block = text.split("\n\n")[1]
+        self.assertTrue(block.startswith('<div class="charts"') and block.endswith("</div>"),
+                        block[:200])
+        tables = json.loads((SLIDES / "results" / "05_reduction.json").read_text())["tables"]
+        self.assertEqual(block.count("<svg "), len(tables))
+        self.assertEqual(block.count('class="bar"'), sum(len(t["rows"]) for t in tables))
+        ET.fromstring(block)  # well-formed as a whole
+
+    def test_every_deck_has_a_chart_after_its_results(self):
+        for deck in DECKS:
+            text = deck.read_text(encoding="utf-8")
+            lesson = re.search(r"<!--\s*results:\s*(\S+)\s*-->", text)
+            self.assertTrue(lesson, deck.name)
+            after = text[lesson.end():]
+            self.assertIn(f"<!-- chart: {lesson.group(1)} -->", after.split("\n---\n")[1],
+                          f"{deck.name}: the slide after the results has no chart")
 
     def test_bad_results_fail_clearly(self):
         with tempfile.TemporaryDirectory() as results:

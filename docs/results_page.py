@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Writes the docs' page `results`: every lesson's measured ladders, as the tables of the slides
+(slides/inject.py) and the bar charts of slides/chart.py, from the demos' JSON outputs.
+
+    results_page.py --results-dir slides/results --out BUILD/docs/results
+        ->  OUT/results.md (a Doxygen page) and OUT/images/<NN_name>-<k>.svg (its IMAGE_PATH)
+
+A lesson without a results file gets a line saying how to make it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "slides"))
+import chart  # noqa: E402
+import inject  # noqa: E402
+
+
+def page(results_dir: Path, images: Path) -> str:
+    lessons = sorted(p.name for p in (REPO / "lessons").iterdir()
+                     if p.is_dir() and p.name[:2].isdigit())
+    out = ["# Measured results {#results}", "",
+           "Each lesson's ladders as its demo measured them (`lessonNN_demo_solution --json`): "
+           "the committed set in `slides/results/`, which the slides show too. Each chart draws "
+           "a rung's share of the table's ceiling; the dashed line is 100 %. To measure on your "
+           "own GPU, build the demos and run `cmake --build --preset dev --target results`, then "
+           "build the docs again (see `slides/results/README.md`).", ""]
+    images.mkdir(parents=True, exist_ok=True)
+    for lesson in lessons:
+        out += [f"## Lesson {lesson[:2]}: {lesson[3:].replace('_', ' ')} "
+                f"{{#results_{lesson[:2]}}}", ""]
+        path = results_dir / f"{lesson}.json"
+        if not path.is_file():
+            out += [f"No results yet: run `lesson{lesson[:2]}_demo_solution --json` and save its "
+                    f"output as `slides/results/{lesson}.json`.", ""]
+            continue
+        out += inject.results(results_dir, f"lessons/{lesson}") + [""]
+        for svg in chart.write(path, images):
+            out += [f"\\image html {svg.name}", ""]
+    return "\n".join(out)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results-dir", type=Path, default=REPO / "slides" / "results")
+    parser.add_argument("--out", required=True, type=Path)
+    args = parser.parse_args()
+    try:
+        text = page(args.results_dir, args.out / "images")
+    except (inject.DeckError, OSError, ValueError, KeyError, TypeError) as error:
+        print(f"results_page.py: error: {error}", file=sys.stderr)
+        return 1
+    (args.out / "results.md").write_text(text, encoding="utf-8")
+    print(f"results_page.py: {args.out / 'results.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Tests of chart.py: each table of a demo's JSON becomes one SVG, which parses as XML, holds one
+bar per rung, and draws bars whose widths are proportional to the rungs' shares. Also draws every
+committed set in slides/results.
+
+    python3 slides/test_chart.py            (CTest: slides/chart, labels unit;cpu;slides)
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+SLIDES = Path(__file__).resolve().parent
+sys.path.insert(0, str(SLIDES))
+import chart  # noqa: E402
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+DOC = {"lesson": "02_transpose", "gpu": "NVIDIA Test GPU (cc 9.0, 132 SMs)",
+       "tables": [{"title": "transpose <8192 x 8192> & friends", "metric_unit": "GB/s",
+                   "baseline": "naive",
+                   "ceiling": {"name": "device copy", "value": 3000.0, "unit": "GB/s",
+                               "what": "1 GiB cudaMemcpy"},
+                   "rows": [{"rung": "naive", "kind": "given", "status": "ok", "share": 0.12},
+                            {"rung": "tiled", "kind": "exercise", "status": "ok", "share": 0.36},
+                            {"rung": "wide", "kind": "stretch", "status": "ok", "share": 0.9},
+                            {"rung": "cuBLAS A*A^T", "kind": "ceiling", "status": "ok",
+                             "share": 1.5},
+                            {"rung": "broken", "kind": "exercise", "status": "todo",
+                             "share": None}]},
+                  {"title": "second", "metric_unit": "GB/s", "baseline": "a",
+                   "ceiling": {"name": "c", "value": 1.0, "unit": "GB/s", "what": "w"},
+                   "rows": [{"rung": "a", "kind": "lab", "status": "ok", "share": 0.5}]}]}
+
+
+def bars(text: str) -> list[ET.Element]:
+    root = ET.fromstring(text)
+    return [e for e in root.iter(f"{SVG}rect") if e.get("class") == "bar"]
+
+
+class Chart(unittest.TestCase):
+    def test_one_svg_per_table_one_bar_per_row(self):
+        images = chart.svgs(DOC)
+        self.assertEqual(len(images), 2)
+        for image, table in zip(images, DOC["tables"]):
+            found = bars(image)
+            self.assertEqual([b.get("data-rung") for b in found],
+                             [row["rung"] for row in table["rows"]])
+            self.assertNotIn("\n\n", image)  # a blank line would end Marp's HTML block
+
+    def test_widths_are_proportional_to_shares(self):
+        found = bars(chart.svgs(DOC)[0])
+        ratios = [float(b.get("width")) / row["share"]
+                  for b, row in zip(found, DOC["tables"][0]["rows"]) if row["share"]]
+        self.assertEqual(len(ratios), 4)
+        for ratio in ratios:
+            self.assertAlmostEqual(ratio, ratios[0], delta=ratios[0] * 1e-3)
+        self.assertEqual(float(found[-1].get("width")), 0.0)  # no share, no bar
+
+    def test_reference_line_at_100_percent_and_colours_by_kind(self):
+        text = chart.svgs(DOC)[0]
+        root = ET.fromstring(text)
+        found = bars(text)
+        line = [e for e in root.iter(f"{SVG}line") if e.get("class") == "reference"]
+        self.assertEqual(len(line), 1)
+        x0 = float(found[0].get("x"))
+        width_per_share = float(found[0].get("width")) / 0.12
+        self.assertAlmostEqual(float(line[0].get("x1")), x0 + width_per_share, delta=0.2)
+        fills = {b.get("data-kind"): b.get("fill") for b in found}
+        self.assertEqual(len(set(fills.values())), 4, fills)
+        texts = " ".join("".join(t.itertext()) for t in root.iter(f"{SVG}text"))
+        self.assertIn("transpose <8192 x 8192> & friends", texts)  # the title, escaped
+        self.assertIn("NVIDIA Test GPU (cc 9.0, 132 SMs)", texts)  # the caption
+        self.assertIn("150 %", texts)
+        self.assertIn("100 %", texts)
+
+    def test_command_line_writes_one_file_per_table(self):
+        with tempfile.TemporaryDirectory() as work:
+            results = Path(work) / "02_transpose.json"
+            results.write_text("[course] ceiling: ...\n" + json.dumps(DOC), encoding="utf-8")
+            done = subprocess.run([sys.executable, str(SLIDES / "chart.py"), str(results),
+                                   "--out", str(Path(work) / "out")], capture_output=True,
+                                  text=True)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertEqual(sorted(p.name for p in (Path(work) / "out").iterdir()),
+                             ["02_transpose-1.svg", "02_transpose-2.svg"])
+
+    def test_committed_results_draw(self):
+        for path in sorted((SLIDES / "results").glob("*.json")):
+            doc = chart.load(path)
+            for image, table in zip(chart.svgs(doc), doc["tables"]):
+                self.assertEqual(len(bars(image)), len(table["rows"]), path.name)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
