@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
@@ -26,13 +27,13 @@ void LadderReport::compute_ratios() {
   }
 }
 
-namespace {
-
 std::string fixed(double value, int digits) {
   std::ostringstream out;
   out << std::fixed << std::setprecision(digits) << value;
   return out.str();
 }
+
+namespace {
 
 std::vector<std::vector<std::string>> table_cells(const LadderReport& report) {
   std::vector<std::vector<std::string>> cells;
@@ -239,6 +240,23 @@ std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_shape(const std::st
   auto cols = parse_count(text.substr(x + 1));
   if (!rows || !cols) return std::nullopt;
   return std::pair{*rows, *cols};
+}
+
+std::optional<std::array<std::uint64_t, 3>> parse_shape3(const std::string& text) {
+  if (text.empty() || text.back() == 'x') return std::nullopt;
+  std::vector<std::uint64_t> parts;
+  std::size_t begin = 0;
+  while (true) {
+    const auto end = text.find('x', begin);
+    const auto value = parse_count(text.substr(begin, end - begin));
+    if (!value) return std::nullopt;
+    parts.push_back(*value);
+    if (end == std::string::npos) break;
+    begin = end + 1;
+  }
+  if (parts.size() == 1) return std::array{parts[0], parts[0], parts[0]};
+  if (parts.size() != 3) return std::nullopt;
+  return std::array{parts[0], parts[1], parts[2]};
 }
 
 }  // namespace course

@@ -38,35 +38,19 @@ struct MatmulOptions {
 // "N" (N x N x N) or "MxNxK", each a count such as 4096, 4k or 2^12; nothing if malformed or
 // outside the launcher's limits.
 std::optional<Dims> parse_dims(const std::string& text) {
-  std::vector<std::uint64_t> parts;
-  std::stringstream in(text);
-  for (std::string part; std::getline(in, part, 'x');) {
-    const auto value = parse_count(part);
-    if (!value)
-      return std::nullopt;
-    parts.push_back(*value);
-  }
-  if (!text.empty() && text.back() == 'x')
+  const auto parts = parse_shape3(text);
+  if (!parts)
     return std::nullopt;
-  if (parts.size() == 1)
-    parts = {parts[0], parts[0], parts[0]};
-  if (parts.size() != 3)
-    return std::nullopt;
-  for (const auto part : parts)
+  for (const auto part : *parts)
     if (part < 1 || part > static_cast<std::uint64_t>(kMaxExtent))
       return std::nullopt;
-  const auto m = parts[0], n = parts[1], k = parts[2];
+  const auto [m, n, k] = *parts;
   const auto limit = static_cast<std::uint64_t>(kMaxElements);
   if (m * k > limit || k * n > limit || m * n > limit)
     return std::nullopt;
   return Dims{static_cast<int>(m), static_cast<int>(n), static_cast<int>(k)};
 }
 
-std::string fixed(double value, int digits) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f", digits, value);
-  return text;
-}
 
 // The operands on the device, and a way to time one launcher against them.
 struct Problem {

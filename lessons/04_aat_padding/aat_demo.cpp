@@ -22,11 +22,6 @@ using namespace course::lesson04;
 
 constexpr const char* kDefaultSize = "4096x4096";
 
-std::string fixed(double value, int digits) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f", digits, value);
-  return text;
-}
 
 // True when C is bit-for-bit equal to its transpose.
 bool symmetric(const std::vector<float>& c, int n) {

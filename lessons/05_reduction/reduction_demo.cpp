@@ -32,11 +32,6 @@ struct ReductionOptions {
   int cols = kLabSize;         ///< --cols of the row reductions
 };
 
-std::string fixed(double value, int digits) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f", digits, value);
-  return text;
-}
 
 Op op_named(const std::string& name) {
   for (const auto& [op, op_name] : kOps)

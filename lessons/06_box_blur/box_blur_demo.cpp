@@ -31,11 +31,6 @@ struct BlurOptions {
   std::string trip_kernel = "global";  ///< --trip-kernel: the kernel the host-memory trips use
 };
 
-std::string fixed(double value, int digits) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f", digits, value);
-  return text;
-}
 
 double cpu_ms(const std::function<void()>& work) {
   const auto start = std::chrono::steady_clock::now();

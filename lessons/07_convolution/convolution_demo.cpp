@@ -28,11 +28,6 @@ struct ConvolutionOptions {
   std::string filter = "gauss";  ///< --filter: box, gauss or random (random is not separable)
 };
 
-std::string fixed(double value, int digits) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f", digits, value);
-  return text;
-}
 
 Filter make_demo_filter(const std::string& name, int radius) {
   if (name == "box")

@@ -36,31 +36,16 @@ struct StencilOptions {
 // "N" (N x N x N) or "NXxNYxNZ", each a count such as 512, 1k or 2^9, within the launcher's
 // limits; nothing if malformed.
 std::optional<Grid> parse_grid(const std::string& text) {
-  std::vector<std::uint64_t> parts;
-  std::stringstream in(text);
-  for (std::string part; std::getline(in, part, 'x');) {
-    const auto value = parse_count(part);
-    if (!value)
-      return std::nullopt;
-    parts.push_back(*value);
-  }
-  if (text.empty() || text.back() == 'x')
+  const auto parts = parse_shape3(text);
+  if (!parts)
     return std::nullopt;
-  if (parts.size() == 1)
-    parts = {parts[0], parts[0], parts[0]};
-  if (parts.size() != 3)
-    return std::nullopt;
-  for (const auto part : parts)
+  for (const auto part : *parts)
     if (part < 1 || part > static_cast<std::uint64_t>(kMaxExtent))
       return std::nullopt;
-  return Grid{static_cast<int>(parts[0]), static_cast<int>(parts[1]), static_cast<int>(parts[2])};
+  const auto [nx, ny, nz] = *parts;
+  return Grid{static_cast<int>(nx), static_cast<int>(ny), static_cast<int>(nz)};
 }
 
-std::string fixed(double value, int digits) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f", digits, value);
-  return text;
-}
 
 std::string shape_text(Grid g) {
   return std::to_string(g.nx) + " x " + std::to_string(g.ny) + " x " + std::to_string(g.nz);

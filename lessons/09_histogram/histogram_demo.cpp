@@ -24,11 +24,6 @@ constexpr std::uint64_t kMaxDemoSize = std::uint64_t{1} << 31;
 // NVIDIA cuda-samples' histogram256 on an H200, 64 MiB (ANCHORS.md).
 constexpr double kSamplesHistogram256 = 448.0;
 
-std::string fixed(double value, int digits) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f", digits, value);
-  return text;
-}
 
 Input input_named(const std::string& name) {
   for (const auto& info : kInputs)

@@ -28,11 +28,6 @@ struct ScanOptions {
   bool exclusive = false;      ///< --exclusive
 };
 
-std::string fixed(double value, int digits) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f", digits, value);
-  return text;
-}
 
 // "1.23 G" style.
 std::string count_text(double count) {

@@ -1,3 +1,5 @@
+#include <array>
+
 #include "course/demo.hpp"
 #include "course/testing.hpp"
 
@@ -16,5 +18,15 @@ TEST_SUITE("cpu") {
     CHECK(course::parse_shape("2^13") == std::pair<std::uint64_t, std::uint64_t>{8192, 8192});
     CHECK_FALSE(course::parse_shape("12x").has_value());
     CHECK_FALSE(course::parse_shape("x12").has_value());
+  }
+
+  TEST_CASE("three-dimensional shapes: AxBxC or N; fixed-point numbers") {
+    using Three = std::array<std::uint64_t, 3>;
+    CHECK(course::parse_shape3("512x3x2^4") == Three{512, 3, 16});
+    CHECK(course::parse_shape3("4k") == Three{4096, 4096, 4096});
+    for (const char* bad : {"", "12x", "x12", "1x2", "1x2x3x4", "1xx2", "2x3xbanana"})
+      CHECK_MESSAGE(!course::parse_shape3(bad).has_value(), bad);
+    CHECK(course::fixed(2.5, 2) == "2.50");
+    CHECK(course::fixed(1234.5678, 1) == "1234.6");
   }
 }
