@@ -94,12 +94,12 @@ std::string try_rung(const std::function<void()>& launch);
 /// Parses a count such as "67108864", "2^26", "64M" or "16k"; nothing if it is not one.
 [[nodiscard]] std::optional<std::uint64_t> parse_count(const std::string& text);
 /// Parses "ROWSxCOLS" (or a single N for N x N); nothing if it is not one.
+[[nodiscard]] std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_shape(const std::string& text);
 /// Parses "AxBxC" (or a single N for N x N x N), each a count as parse_count() takes it;
 /// nothing if it is not one. The lesson checks the extents against its own limits.
 [[nodiscard]] std::optional<std::array<std::uint64_t, 3>> parse_shape3(const std::string& text);
 /// @p value with @p digits digits after the decimal point, e.g. fixed(2.5, 2) is "2.50": the
 /// numbers of the ladder tables and their notes.
 [[nodiscard]] std::string fixed(double value, int digits);
-[[nodiscard]] std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_shape(const std::string& text);
 
 }  // namespace course
