@@ -46,7 +46,6 @@ std::optional<Grid> parse_grid(const std::string& text) {
   return Grid{static_cast<int>(nx), static_cast<int>(ny), static_cast<int>(nz)};
 }
 
-
 std::string shape_text(Grid g) {
   return std::to_string(g.nx) + " x " + std::to_string(g.ny) + " x " + std::to_string(g.nz);
 }
@@ -65,8 +64,9 @@ double op_per_byte(Variant variant) {
     case Variant::RegisterTiled:
       return kFlop / 4.0 * std::pow(double(kPlaneOut) / kPlaneIn, 2) * kPlanesPerBlock /
              (kPlanesPerBlock + 2);
-    case Variant::Tuned:  // 32^2 + 2 halo rows + 2 halo columns per plane, 64 + 2 planes for 64
-      return kFlop / 4.0 * (32.0 * 32.0) / (32.0 * 32.0 + 2 * 32 + 2 * 32) * 24.0 / 26.0;
+    case Variant::Tuned:  // 128 x 8 per plane + 2 halo rows + 2 halo points per row, 6 + 2
+                          // planes for 6
+      return kFlop / 4.0 * (128.0 * 8) / (128.0 * 10 + 2 * 8) * 6.0 / 8.0;
   }
   return 0.0;
 }
@@ -81,7 +81,7 @@ std::string threads_per_block(Variant variant) {
     case Variant::RegisterTiled:
       return "32x32 threads, 32 planes";
     case Variant::Tuned:
-      return "32x8 threads, 4 rows each, 24 planes";
+      return "32x8 threads, 4 points each, 6 planes";
   }
   return "";
 }

@@ -1,5 +1,8 @@
 // Lesson 08, the stretch rungs solved: a register-tiled kernel tuned to stream at close to the
 // copy bandwidth, and the Jacobi driver.
+#include <cuda_pipeline.h>
+
+#include <cstdint>
 #include <utility>
 
 #include "course/error.hpp"
@@ -9,127 +12,167 @@ namespace course::lesson08 {
 
 namespace {
 
-// The tuned kernel's shape. A block computes a 32 x 32 tile of outputs in x-y, aligned to the
-// grid (x0 = 32 * blockIdx.x: every row a warp loads or stores is one 128-byte line), for
-// kTunedPlanes planes. Its 32 x 8 threads own four rows each: rows ty, ty + 8, ty + 16, ty + 24.
-constexpr int kTunedX = 32;                           // tile width: one warp
-constexpr int kTunedThreadsY = 8;                     // 32 x 8 = 256 threads
-constexpr int kTunedRows = 4;                         // rows per thread
-constexpr int kTunedY = kTunedThreadsY * kTunedRows;  // tile height: 32
-constexpr int kTunedPlanes = 24;  // planes per block: 22 z-chunks at 512^3, 5632 blocks
+// The tuned kernel's shape. A warp owns one row of 128 points (four per thread: one float4) and
+// a block stacks kTunedY such rows; the block walks kTunedPlanes planes along z.
+constexpr int kTunedCols = 4;             // points per thread along x: one float4
+constexpr int kTunedX = 32 * kTunedCols;  // block width in points: one warp, 128
+constexpr int kTunedY = 8;                // rows per block, one warp each: 256 threads
+constexpr int kTunedPlanes = 6;           // planes per block: 86 z-chunks at 512^3
+constexpr int kTunedStages = 6;           // planes in the block's ring
+constexpr int kTunedPad = 4;              // ring columns left and right of the 128
+constexpr int kTunedRow = kTunedPad + kTunedX + kTunedPad;  // floats per ring row
+constexpr unsigned kFullWarp = 0xffffffffu;
+
+// One plane of the block's tile in the ring: rows y0 - 1 ... y0 + kTunedY, each with one column
+// beyond the tile on either side (used by the tile's own rows only; corners are never read).
+using RingPlane = float[kTunedY + 2][kTunedRow];
+
+// Starts copying one grid row of plane z into a ring row, without waiting for it: each thread
+// its four points; with `edges`, lanes 0 and 31 also the points just left and right of the tile.
+// Points outside the grid are written as 0 directly.
+template <bool kVector>
+__device__ void stage_row(float* ring_row, const float* __restrict__ in, Grid g, int x0, int y,
+                          int z, int lane, bool edges) {
+  const bool row_ok = y >= 0 && y < g.ny && z >= 0 && z < g.nz;
+  const int x = x0 + kTunedCols * lane;
+  float* const mine = ring_row + kTunedPad + kTunedCols * lane;
+  if constexpr (kVector) {
+    if (row_ok && x < g.nx)
+      __pipeline_memcpy_async(mine, in + at(x, y, z, g), 16);
+    else
+      *reinterpret_cast<float4*>(mine) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  } else {
+#pragma unroll
+    for (int k = 0; k < kTunedCols; ++k) {
+      if (row_ok && x + k < g.nx)
+        __pipeline_memcpy_async(mine + k, in + at(x + k, y, z, g), 4);
+      else
+        mine[k] = 0.0f;
+    }
+  }
+  if (edges && (lane == 0 || lane == 31)) {
+    const int ex = lane == 0 ? x0 - 1 : x0 + kTunedX;
+    float* const dst = ring_row + (lane == 0 ? kTunedPad - 1 : kTunedPad + kTunedX);
+    if (row_ok && ex >= 0 && ex < g.nx)
+      __pipeline_memcpy_async(dst, in + at(ex, y, z, g), 4);
+    else
+      *dst = 0.0f;
+  }
+}
+
+// Warp w stages its own row (ring row w + 1, with its edges); warps 0 and kTunedY - 1 also the
+// rows just below and above the tile.
+template <bool kVector>
+__device__ void stage_plane(RingPlane& plane, const float* __restrict__ in, Grid g, int x0, int y0,
+                            int z, int warp, int lane) {
+  stage_row<kVector>(plane[warp + 1], in, g, x0, y0 + warp, z, lane, true);
+  if (warp == 0)
+    stage_row<kVector>(plane[0], in, g, x0, y0 - 1, z, lane, false);
+  if (warp == kTunedY - 1)
+    stage_row<kVector>(plane[kTunedY + 1], in, g, x0, y0 + kTunedY, z, lane, false);
+}
 
 //! [tuned_kernel]
 // What register_tiled leaves on the table, and how this kernel takes it:
-//  - Idle halo threads and misaligned rows. register_tiled's warps load 32 floats starting one
-//    float before a 30-float output row: two lines per row, and 12 % of the threads only load.
-//    Here every thread computes, rows start on a line, and the halo comes from a few extra
-//    loads: lanes 0-7 of each warp fetch the points just left and right of the warp's four rows
-//    (from lines the neighbouring blocks load anyway, so mostly from L2), and warps 0 and 7
-//    fetch the rows just below and above the tile.
 //  - Too few bytes in flight. register_tiled loads one float per thread and waits for it in the
-//    same step. Here a thread owns four rows and issues the loads of plane z + 2 at the start
-//    of step z: four independent loads per thread are in flight while the step computes, which
-//    is what it takes to keep HBM busy (lesson 02's copy needed the same). Each thread holds at
-//    most one x-halo and one y-halo value, so that the registers go to loads in flight.
-//  - Halo in z. 24 planes per block re-read 2 planes in 26 (8 %); measured on an H200, 24 planes
-//    beat 16, 32 and 64 (76.9, 76.0 and 74.1 % of copy against 77.7 %): more, shorter blocks
-//    balance the SMs better than fewer, longer ones save halo.
-// A point is loaded (32 * 32 + 2 * 32 + 2 * 32) / 1024 * 26 / 24 = 1.22 times: 2.67 OP/B.
-// __launch_bounds__(256, 6) holds the kernel to 40 registers (no spills on sm_90), so that six
-// blocks, 48 warps, share an SM: 1536 threads with four loads each in flight.
-__global__ void __launch_bounds__(kTunedX* kTunedThreadsY, 6)
+//    same step. Here the block keeps a ring of kTunedStages planes of its tile in shared memory
+//    and fills it with asynchronous copies (cp.async through __pipeline_memcpy_async): while it
+//    computes plane z, the copies of planes z + 2 ... z + kTunedStages - 2 are in flight, and
+//    they cost no registers, so that many blocks stay resident. That is what keeps HBM busy
+//    (lesson 02's copy needed the same).
+//  - Two barriers per plane. Here one __syncthreads() per plane does: after it, plane z + 1 has
+//    landed for every warp, and every warp is done with plane z - 2, whose ring slot the next
+//    copies refill.
+//  - Idle halo threads and misaligned rows. Every thread computes four points; a warp's row is
+//    128 points starting on a 512-byte boundary (whole 128-byte lines); the halo comes from a
+//    few extra copies (two warps copy the rows beyond the tile, two lanes per warp the points
+//    beyond it). The points left and right of a thread's four come from the neighbouring lanes
+//    through __shfl_up_sync / __shfl_down_sync.
+//  - Short blocks. A block walks only kTunedPlanes = 6 planes (measured on an H200, share of
+//    copy: 4 planes 79.1 %, 6 planes 82.4 %, 8 planes 81.3 %, 16 planes 78.2 %, 32 planes
+//    76.9 %). Its two z-halo planes are then read while the block next to it in z, which runs
+//    at about the same time, has just brought them into L2, and many short blocks keep every SM
+//    busy to the end.
+// DRAM traffic: every point read once (the z-halo planes and the y-halo rows, 2 in
+// kTunedY + 2, come mostly from L2) and written once.
+template <bool kVector>
+__global__ void __launch_bounds__(32 * kTunedY)
     tuned_kernel(const float* __restrict__ in, float* __restrict__ out, Grid g, Coefficients c) {
-  // The current plane of the tile with a one-point frame (the halo); corners are never read.
-  __shared__ float plane[kTunedY + 2][kTunedX + 2];
-  const int tx = threadIdx.x, ty = threadIdx.y;
+  __shared__ __align__(16) RingPlane ring[kTunedStages];
+  const int lane = threadIdx.x, warp = threadIdx.y;
   const int x0 = blockIdx.x * kTunedX, y0 = blockIdx.y * kTunedY;
-  const int x = x0 + tx;
+  const int x = x0 + kTunedCols * lane;
+  const int y = y0 + warp;
   const int z_first = blockIdx.z * kTunedPlanes;
-  const int z_end = min(z_first + kTunedPlanes, g.nz);  // the same for the whole block
-  const std::size_t plane_size = static_cast<std::size_t>(g.nx) * g.ny;
-  auto offset = [&](int px, int py) { return static_cast<std::size_t>(py) * g.nx + px; };
-  auto load = [&](bool ok, std::size_t in_plane, int z) {
-    return ok && z >= 0 && z < g.nz ? in[static_cast<std::size_t>(z) * plane_size + in_plane]
-                                    : 0.0f;
-  };
+  const int planes = min(kTunedPlanes, g.nz - z_first);  // the same for the whole block
 
-  // This thread's rows y0 + ty + 8 k: offset in a plane, and whether the point is in the grid.
-  const std::size_t row0 = offset(x, y0 + ty);
-  const std::size_t row_step = static_cast<std::size_t>(kTunedThreadsY) * g.nx;
-  bool row_ok[kTunedRows];
+  // Plane z_first - 1 + i goes to ring[i mod kTunedStages]; planes i = 0 ... kTunedStages - 2
+  // are in flight before the first step, one group of copies per plane.
 #pragma unroll
-  for (int k = 0; k < kTunedRows; ++k)
-    row_ok[k] = x < g.nx && y0 + ty + k * kTunedThreadsY < g.ny;
-
-  // Lanes 0-7 fetch the x-halo of the warp's rows: lane l takes row l / 2, on the left (x0 - 1)
-  // for even l, on the right (x0 + 32) for odd l.
-  const int hx_row = ty + (tx / 2 % kTunedRows) * kTunedThreadsY;  // the row within the tile
-  const int hx = tx % 2 == 0 ? x0 - 1 : x0 + kTunedX;
-  const bool hx_ok = tx < 2 * kTunedRows && hx >= 0 && hx < g.nx && y0 + hx_row < g.ny;
-  const std::size_t hx_at = hx_ok ? offset(hx, y0 + hx_row) : 0;
-  float* const hx_slot = &plane[hx_row + 1][tx % 2 == 0 ? 0 : kTunedX + 1];
-  // Warps 0 and 7 fetch the y-halo: row y0 - 1 (below the tile) or y0 + 32 (above it).
-  const bool hy_warp = ty == 0 || ty == kTunedThreadsY - 1;
-  const int hy = ty == 0 ? y0 - 1 : y0 + kTunedY;
-  const bool hy_ok = hy_warp && x < g.nx && hy >= 0 && hy < g.ny;
-  const std::size_t hy_at = hy_ok ? offset(x, hy) : 0;
-  float* const hy_slot = &plane[ty == 0 ? 0 : kTunedY + 1][tx + 1];
-
-  // Registers: planes z - 1, z, z + 1 of this thread's rows, and its halo points of plane z.
-  float prev[kTunedRows], cur[kTunedRows], next[kTunedRows];
-#pragma unroll
-  for (int k = 0; k < kTunedRows; ++k) {
-    prev[k] = load(row_ok[k], row0 + k * row_step, z_first - 1);
-    cur[k] = load(row_ok[k], row0 + k * row_step, z_first);
-    next[k] = load(row_ok[k], row0 + k * row_step, z_first + 1);
+  for (int i = 0; i < kTunedStages - 1; ++i) {
+    if (i < planes + 2)
+      stage_plane<kVector>(ring[i], in, g, x0, y0, z_first - 1 + i, warp, lane);
+    __pipeline_commit();
   }
-  float halo_x = load(hx_ok, hx_at, z_first);
-  float halo_y = load(hy_ok, hy_at, z_first);
 
-  for (int z = z_first; z < z_end; ++z) {
+  for (int i = 0; i < planes; ++i) {
     //! [tuned_step]
-    // Issue the loads early: plane z + 2 (used two steps from now) and the halo of plane z + 1
-    // (used next step). Nothing in this step waits for them.
-    float ahead[kTunedRows];
-#pragma unroll
-    for (int k = 0; k < kTunedRows; ++k)
-      ahead[k] = load(row_ok[k], row0 + k * row_step, z + 2);
-    const float halo_x_next = load(hx_ok, hx_at, z + 1);
-    const float halo_y_next = load(hy_ok, hy_at, z + 1);
+    const int z = z_first + i;
+    __pipeline_wait_prior(kTunedStages - 4);  // this thread's copies of plane z + 1 have landed
+    // ... and every thread's; and every warp is done with plane z - 2 (the step before).
+    __syncthreads();
+    // Refill plane z - 2's slot with plane z + kTunedStages - 2.
+    const int ahead = i + kTunedStages - 1;
+    if (ahead < planes + 2)
+      stage_plane<kVector>(ring[ahead % kTunedStages], in, g, x0, y0, z_first - 1 + ahead, warp,
+                           lane);
+    __pipeline_commit();
+    //! [tuned_step]
 
-    // Publish plane z: this thread's rows, then its halo points.
+    const float(*plane_z)[kTunedRow] = ring[(i + 1) % kTunedStages];
+    const float* const row = plane_z[warp + 1] + kTunedPad + kTunedCols * lane;
+    const float4 cur = *reinterpret_cast<const float4*>(row);
+    const float4 north = *reinterpret_cast<const float4*>(row + kTunedRow);  // y + 1
+    const float4 south = *reinterpret_cast<const float4*>(row - kTunedRow);  // y - 1
+    const float4 back = *reinterpret_cast<const float4*>(ring[i % kTunedStages][warp + 1] +
+                                                         kTunedPad + kTunedCols * lane);  // z - 1
+    const float4 front = *reinterpret_cast<const float4*>(ring[(i + 2) % kTunedStages][warp + 1] +
+                                                          kTunedPad + kTunedCols * lane);  // z + 1
+    // The points just left and right of this thread's four: from the neighbouring lanes, and
+    // at the warp's edges from the ring.
+    const float from_left = __shfl_up_sync(kFullWarp, cur.w, 1);
+    const float from_right = __shfl_down_sync(kFullWarp, cur.x, 1);
+    const float left = lane == 0 ? row[-1] : from_left;
+    const float right = lane == 31 ? row[kTunedCols] : from_right;
+
+    const float centre[kTunedCols] = {cur.x, cur.y, cur.z, cur.w};
+    const float n[kTunedCols] = {north.x, north.y, north.z, north.w};
+    const float s[kTunedCols] = {south.x, south.y, south.z, south.w};
+    const float b[kTunedCols] = {back.x, back.y, back.z, back.w};
+    const float f[kTunedCols] = {front.x, front.y, front.z, front.w};
+    float result[kTunedCols];
 #pragma unroll
-    for (int k = 0; k < kTunedRows; ++k)
-      plane[ty + k * kTunedThreadsY + 1][tx + 1] = cur[k];
-    if (tx < 2 * kTunedRows)
-      *hx_slot = halo_x;
-    if (hy_warp)
-      *hy_slot = halo_y;
-    // The plane must be complete before any thread reads its neighbours' points.
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < kTunedRows; ++k) {
-      if (!row_ok[k])
-        continue;
-      const int r = ty + k * kTunedThreadsY + 1;  // row in `plane`
-      out[static_cast<std::size_t>(z) * plane_size + row0 + k * row_step] =
-          !is_interior(x, y0 + r - 1, z, g)
-              ? cur[k]
-              : c.c0 * cur[k] + c.c1 * plane[r][tx] + c.c2 * plane[r][tx + 2] +
-                    c.c3 * plane[r - 1][tx + 1] + c.c4 * plane[r + 1][tx + 1] + c.c5 * prev[k] +
-                    c.c6 * next[k];
+    for (int k = 0; k < kTunedCols; ++k) {
+      const float west = k == 0 ? left : centre[k - 1];
+      const float east = k == kTunedCols - 1 ? right : centre[k + 1];
+      result[k] = !is_interior(x + k, y, z, g)
+                      ? centre[k]
+                      : c.c0 * centre[k] + c.c1 * west + c.c2 * east + c.c3 * s[k] + c.c4 * n[k] +
+                            c.c5 * b[k] + c.c6 * f[k];
     }
-    // Every thread must be done reading the plane before the next step overwrites it.
-    __syncthreads();
-    //! [tuned_step]
+    if (y < g.ny) {
+      float* const o = out + at(0, y, z, g);
+      if constexpr (kVector) {
+        if (x < g.nx)
+          *reinterpret_cast<float4*>(o + x) =
+              make_float4(result[0], result[1], result[2], result[3]);
+      } else {
 #pragma unroll
-    for (int k = 0; k < kTunedRows; ++k) {
-      prev[k] = cur[k];
-      cur[k] = next[k];
-      next[k] = ahead[k];
+        for (int k = 0; k < kTunedCols; ++k)
+          if (x + k < g.nx)
+            o[x + k] = result[k];
+      }
     }
-    halo_x = halo_x_next;
-    halo_y = halo_y_next;
   }
 }
 //! [tuned_kernel]
@@ -138,9 +181,16 @@ __global__ void __launch_bounds__(kTunedX* kTunedThreadsY, 6)
 
 void launch_tuned(const float* d_in, float* d_out, Grid grid, const Coefficients& c,
                   cudaStream_t stream) {
+  // float4 loads and stores need every row to start on 16 bytes.
+  auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  const bool vector = grid.nx % kTunedCols == 0 && aligned(d_in) && aligned(d_out);
   const dim3 blocks((grid.nx + kTunedX - 1) / kTunedX, (grid.ny + kTunedY - 1) / kTunedY,
                     (grid.nz + kTunedPlanes - 1) / kTunedPlanes);
-  tuned_kernel<<<blocks, dim3(kTunedX, kTunedThreadsY), 0, stream>>>(d_in, d_out, grid, c);
+  const dim3 threads(32, kTunedY);
+  if (vector)
+    tuned_kernel<true><<<blocks, threads, 0, stream>>>(d_in, d_out, grid, c);
+  else
+    tuned_kernel<false><<<blocks, threads, 0, stream>>>(d_in, d_out, grid, c);
   CUDA_CHECK_LAST();
 }
 
