@@ -5,7 +5,9 @@
     results_page.py --results-dir slides/results --out BUILD/docs/results
         ->  OUT/results.md (a Doxygen page) and OUT/images/<NN_name>-<k>.svg (its IMAGE_PATH)
 
-A lesson without a results file gets a line saying how to make it.
+A lesson without a results file gets a line saying how to make it. A lesson's other sets,
+NN_name_<option>_<value>.json (the demo run with `--<option> <value> --json`, e.g.
+11_sorting_sweep_size.json), follow its ladders; a sweep is drawn as lines (see chart.py).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ def page(results_dir: Path, images: Path) -> str:
     out = ["# Measured results {#results}", "",
            "Each lesson's ladders as its demo measured them (`lessonNN_demo_solution --json`): "
            "the committed set in `slides/results/`, which the slides show too. Each chart draws "
-           "a rung's share of the table's ceiling; the dashed line is 100 %. To measure on your "
+           "a rung's share of the table's ceiling; the dashed line is 100 %. A sweep (the same "
+           "rungs at each array length, say) is drawn as one line per rung. To measure on your "
            "own GPU, build the demos and run `cmake --build --preset dev --target results`, then "
            "build the docs again (see `slides/results/README.md`).", ""]
     images.mkdir(parents=True, exist_ok=True)
@@ -41,7 +44,25 @@ def page(results_dir: Path, images: Path) -> str:
         out += inject.results(results_dir, f"lessons/{lesson}") + [""]
         for svg in chart.write(path, images):
             out += [f"\\image html {svg.name}", ""]
+        for extra, options in other_sets(results_dir, lesson):
+            out += [f"### Lesson {lesson[:2]}, {options.lstrip('-')} "
+                    f"{{#results_{extra.stem}}}", "",
+                    f"`lesson{lesson[:2]}_demo_solution {options} --json`, saved as "
+                    f"`slides/results/{extra.name}`:", "",
+                    *inject.results(results_dir, f"lessons/{extra.stem}"), ""]
+            for svg in chart.write(extra, images):
+                out += [f"\\image html {svg.name}", ""]
     return "\n".join(out)
+
+
+def other_sets(results_dir: Path, lesson: str) -> list[tuple[Path, str]]:
+    """The lesson's sets besides its ladders: (file NN_name_<option>_<value>.json, the demo's
+    options `--<option> <value>`), by name."""
+    out = []
+    for path in sorted(results_dir.glob(f"{lesson}_*.json")):
+        option, _, value = path.stem[len(lesson) + 1:].partition("_")
+        out.append((path, f"--{option} {value}".strip()))
+    return out
 
 
 def main() -> int:

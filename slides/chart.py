@@ -4,6 +4,12 @@ in SVG: one bar per rung, its length the rung's share of the table's ceiling, a 
 100 %, the share printed at the bar's end, the bar coloured by the rung's kind. Python's standard
 library only.
 
+A sweep (e.g. `lesson11_demo_solution --sweep size --json`) is drawn as a line chart instead: a
+table is a sweep when a rung appears in three rows or more and a column of the rows' "extra" holds
+integers that increase along each repeated rung's rows. That column is the x axis (log2 when its
+values are powers of two), the y axis is each point's share of the ceiling (dashed at 100 %), one
+line per repeated rung; a rung found in one row (e.g. thrust) is a grey dashed reference line.
+
     chart.py RESULTS.json --out DIR      ->  DIR/<NN_name>-1.svg, -2.svg, ... (one per table)
 
 inject.py (the decks' <!-- chart: ... --> directive) and docs/results_page.py import it.
@@ -13,15 +19,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import sys
 import textwrap
 from pathlib import Path
+from typing import NamedTuple
 from xml.sax.saxutils import escape, quoteattr
 
 # Colour of a rung's bar by its kind; any other kind (e.g. "lab") gets OTHER.
 COLOURS = {"given": "#7f8c8d", "exercise": "#2e86c1", "stretch": "#e67e22", "ceiling": "#8e44ad"}
 OTHER = "#16a085"
+# A sweep's lines, in the order of their rungs; its reference rows are grey, the ceiling red.
+LINES = ["#2e86c1", "#e67e22", "#16a085", "#8e44ad", "#d4ac0d", "#1a5276"]
+GREY = "#7f8c8d"
+RED = "#c0392b"
 
 WIDTH = 960          # the SVG's own units (it scales to its box)
 BAR_HEIGHT = 18
@@ -29,6 +41,8 @@ ROW = 24             # one rung's line
 CHAR = 7.3           # width of a 12 px monospace character, near enough
 FONT = "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\""
 MONO = "font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\""
+PLOT_HEIGHT = 300    # a sweep's plot area
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def load(path: Path) -> dict:
@@ -43,6 +57,26 @@ def share_of(row: dict) -> float | None:
     return float(value) if isinstance(value, (int, float)) and value > 0 else None
 
 
+def heading(table: dict) -> tuple[list[str], int]:
+    """The SVG elements of the table's title, and the y below them."""
+    parts: list[str] = []
+    y = 8
+    for line in textwrap.wrap(str(table["title"]), 118) or [""]:
+        y += 18
+        parts.append(f'<text x="10" y="{y}" font-size="15" font-weight="bold" {FONT}>'
+                     f'{escape(line)}</text>')
+    return parts, y
+
+
+def document(table: dict, parts: list[str], height: int) -> str:
+    """PARTS as an SVG document HEIGHT units high (a string without blank lines)."""
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
+            f'width="{WIDTH}" height="{height}" role="img" '
+            f'aria-label={quoteattr(str(table["title"]))}>')
+    return "\n".join([head, f'<rect width="{WIDTH}" height="{height}" fill="white"/>', *parts,
+                      "</svg>"]) + "\n"
+
+
 def svg(table: dict, gpu: str) -> str:
     """One table of the JSON as an SVG document (a string without blank lines)."""
     rows = table.get("rows", [])
@@ -55,13 +89,7 @@ def svg(table: dict, gpu: str) -> str:
     plot_w = WIDTH - x0 - 70
     scale = plot_w / top                   # px per unit of share
 
-    title_lines = textwrap.wrap(str(table["title"]), 118) or [""]
-    y = 8
-    parts: list[str] = []
-    for line in title_lines:
-        y += 18
-        parts.append(f'<text x="10" y="{y}" font-size="15" font-weight="bold" {FONT}>'
-                     f'{escape(line)}</text>')
+    parts, y = heading(table)
     y += 10
     kinds = list(dict.fromkeys(str(row.get("kind", "")) for row in rows))
     legend_x = 10.0
@@ -105,17 +133,181 @@ def svg(table: dict, gpu: str) -> str:
         parts.append(f'<text class="caption" x="10" y="{y}" font-size="12" fill="#444" {FONT}>'
                      f'{escape(line)}</text>')
         y += 16
-    height = y
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
-            f'width="{WIDTH}" height="{height}" role="img" '
-            f'aria-label={quoteattr(str(table["title"]))}>')
-    return "\n".join([head, f'<rect width="{WIDTH}" height="{height}" fill="white"/>', *parts,
-                      "</svg>"]) + "\n"
+    return document(table, parts, y)
+
+
+class Sweep(NamedTuple):
+    """A table read as a sweep: the rows' "extra" column on the x axis, the rungs found in one row
+    (reference lines) and the rungs found in several (one line each, their rows in order)."""
+    column: str
+    references: list[dict]
+    lines: dict[str, list[dict]]
+
+
+def integer(value) -> int | None:
+    try:
+        return int(str(value))
+    except ValueError:
+        return None
+
+
+def sweep(table: dict) -> Sweep | None:
+    """TABLE as a sweep (see the top of this file), or None for a ladder."""
+    groups: dict[str, list[dict]] = {}
+    for row in table.get("rows", []):
+        groups.setdefault(str(row["rung"]), []).append(row)
+    lines = {rung: rows for rung, rows in groups.items() if len(rows) > 1}
+    if not any(len(rows) >= 3 for rows in lines.values()):
+        return None
+    for column in next(iter(lines.values()))[0].get("extra", {}):
+        xs = [[integer(row.get("extra", {}).get(column)) for row in rows]
+              for rows in lines.values()]
+        if all(None not in x and all(a < b for a, b in zip(x, x[1:])) for x in xs):
+            return Sweep(column, [rows[0] for rows in groups.values() if len(rows) == 1], lines)
+    return None
+
+
+def x_values(found: Sweep) -> list[int]:
+    return sorted({integer(row["extra"][found.column]) for rows in found.lines.values()
+                   for row in rows})
+
+
+def other_columns(found: Sweep) -> tuple[list[str], dict[str, str]]:
+    """The lines' other "extra" columns: those that vary, and those fixed (name -> value)."""
+    rows = [row for rows in found.lines.values() for row in rows]
+    varying: list[str] = []
+    fixed: dict[str, str] = {}
+    for name in rows[0].get("extra", {}):
+        values = {str(row.get("extra", {}).get(name)) for row in rows}
+        if name != found.column and len(values) > 1:
+            varying.append(name)
+        elif name != found.column:
+            fixed[name] = values.pop()
+    return varying, fixed
+
+
+def percent(share: float) -> str:
+    return f"{share * 100:.1f} %" if share < 0.1 else f"{share * 100:.0f} %"
+
+
+def y_scale(shares: list[float]) -> tuple[float, float]:
+    """(top, step) of a share axis from 0 that holds 100 % and SHARES, with at most 8 steps."""
+    peak = max([1.0, *shares]) * 1.05
+    step = next((s for s in (0.1, 0.2, 0.25, 0.5, 1.0, 2.0, 5.0) if peak / s <= 8), peak / 4)
+    return math.ceil(peak / step) * step, step
+
+
+def spread(labels: list[tuple[float, str, str]], gap: float = 13) -> list[tuple[float, str, str]]:
+    """Labels (y, text, colour) sorted by y and moved down until GAP px apart."""
+    out: list[tuple[float, str, str]] = []
+    for y, text, colour in sorted(labels):
+        out.append((max(y, out[-1][0] + gap) if out else y, text, colour))
+    return out
+
+
+def sweep_caption(table: dict, gpu: str, found: Sweep) -> str:
+    ceiling = table["ceiling"]
+    unit = table.get("metric_unit", ceiling["unit"])
+    text = (f"Measured on {gpu}. Each point is a rung's {unit} as a share of the ceiling, "
+            f"{ceiling['name']} = {ceiling['value']:.1f} {ceiling['unit']} ({ceiling['what']}), "
+            f"the red line at 100 %.")
+    for row in found.references:
+        if isinstance(row.get("metric"), (int, float)):
+            text += f" Grey: {row['rung']}, not swept ({row['metric']:.1f} {unit})."
+    _, fixed = other_columns(found)
+    if fixed:
+        text += " " + ", ".join(f"{k} = {v}" for k, v in fixed.items()) + " at every point."
+    return " ".join([text, *map(str, table.get("notes", []))])
+
+
+def line_svg(table: dict, gpu: str, found: Sweep) -> str:
+    """A sweep table as an SVG line chart: x the swept column, y the share of the ceiling."""
+    ceiling_name = str(table["ceiling"]["name"])
+    xs = x_values(found)
+    log = all(x > 0 and x & (x - 1) == 0 for x in xs)   # powers of two: a log2 axis
+    where = math.log2 if log else float
+    x0, x1 = 62.0, WIDTH - 175.0                        # the plot; the end labels right of it
+    span = (where(xs[-1]) - where(xs[0])) or 1.0
+    top, step = y_scale([s for row in table.get("rows", []) if (s := share_of(row))])
+    colours = {rung: LINES[i % len(LINES)] for i, rung in enumerate(found.lines)}
+    dashed = ' stroke-dasharray="5,3"'
+
+    def px(x: int) -> float:
+        return x0 + (where(x) - where(xs[0])) / span * (x1 - x0)
+
+    def py(share: float) -> float:
+        return y_bottom - share / top * PLOT_HEIGHT
+
+    parts, y = heading(table)
+    y += 22
+    legend = [(rung, colour, "") for rung, colour in colours.items()]
+    legend += [(str(row["rung"]), GREY, dashed) for row in found.references]
+    legend_x = 10.0
+    for name, colour, dash in [*legend, (ceiling_name, RED, dashed)]:
+        parts.append(f'<line x1="{legend_x:.1f}" y1="{y - 4}" x2="{legend_x + 22:.1f}" '
+                     f'y2="{y - 4}" stroke="{colour}" stroke-width="2"{dash}/>')
+        parts.append(f'<text x="{legend_x + 27:.1f}" y="{y}" font-size="12" {FONT}>'
+                     f'{escape(name)}</text>')
+        legend_x += 27 + len(name) * CHAR + 18
+    parts.append(f'<text x="{WIDTH - 10}" y="{y}" font-size="12" text-anchor="end" {FONT} '
+                 f'fill="#555">share of {escape(ceiling_name)}</text>')
+    y_top = y + 18
+    y_bottom = y_top + PLOT_HEIGHT
+
+    # The grid: a line every step of share, one tick per measured x.
+    for k in range(round(top / step) + 1):
+        parts.append(f'<line x1="{x0}" y1="{py(k * step):.1f}" x2="{x1}" y2="{py(k * step):.1f}" '
+                     f'stroke="{"#333" if k == 0 else "#ddd"}"/>')
+        parts.append(f'<text x="{x0 - 6}" y="{py(k * step) + 4:.1f}" font-size="11" '
+                     f'text-anchor="end" {FONT}>{k * step * 100:.0f} %</text>')
+    for x in xs:
+        label = ("2" + str(x.bit_length() - 1).translate(SUPERSCRIPT)
+                 if log and xs[-1] > 4096 else str(x))
+        parts.append(f'<line x1="{px(x):.1f}" y1="{y_top}" x2="{px(x):.1f}" y2="{y_bottom + 4}" '
+                     f'stroke="#eee"/>')
+        parts.append(f'<text x="{px(x):.1f}" y="{y_bottom + 17}" font-size="11" '
+                     f'text-anchor="middle" {FONT}>{label}</text>')
+    parts.append(f'<line x1="{x0}" y1="{y_top}" x2="{x0}" y2="{y_bottom}" stroke="#333"/>')
+    axis = f"{found.column} (log scale)" if log else found.column
+    parts.append(f'<text x="{(x0 + x1) / 2:.1f}" y="{y_bottom + 36}" font-size="12" '
+                 f'text-anchor="middle" fill="#555" {FONT}>{escape(axis)}</text>')
+
+    # The reference lines and the rungs' lines, each labelled at its right end with its share.
+    ends: list[tuple[float, str, str]] = []
+    references = [(str(row["rung"]), s, GREY) for row in found.references if (s := share_of(row))]
+    for name, share, colour in [*references, (ceiling_name, 1.0, RED)]:
+        parts.append(f'<line class="reference" data-rung={quoteattr(name)} '
+                     f'data-share="{share:.6g}" x1="{x0}" y1="{py(share):.1f}" x2="{x1}" '
+                     f'y2="{py(share):.1f}" stroke="{colour}" stroke-width="1.5"{dashed}/>')
+        ends.append((py(share), f"{name} {percent(share)}", colour))
+    for rung, rows in found.lines.items():
+        points = [(px(integer(row["extra"][found.column])), py(s), s)
+                  for row in rows if (s := share_of(row))]
+        parts.append(f'<polyline class="curve" data-rung={quoteattr(rung)} fill="none" '
+                     f'stroke="{colours[rung]}" stroke-width="2.2" stroke-linejoin="round" '
+                     f'points="{" ".join(f"{x:.1f},{y:.1f}" for x, y, _ in points)}"/>')
+        for x, y, share in points:
+            parts.append(f'<circle class="point" data-share="{share:.6g}" cx="{x:.1f}" '
+                         f'cy="{y:.1f}" r="3.2" fill="{colours[rung]}"/>')
+        if points:
+            ends.append((points[-1][1], f"{rung} {percent(points[-1][2])}", colours[rung]))
+    ends = spread(ends)
+    for end_y, text, colour in ends:
+        parts.append(f'<text x="{x1 + 8}" y="{end_y + 4:.1f}" font-size="12" fill="{colour}" '
+                     f'{FONT}>{escape(text)}</text>')
+
+    y = round(max(y_bottom + 62, ends[-1][0] + 24))
+    for line in textwrap.wrap(sweep_caption(table, gpu, found), 140):
+        parts.append(f'<text class="caption" x="10" y="{y}" font-size="12" fill="#444" {FONT}>'
+                     f'{escape(line)}</text>')
+        y += 16
+    return document(table, parts, y)
 
 
 def svgs(doc: dict) -> list[str]:
-    """Every table of a demo's JSON as SVG, in order."""
-    return [svg(table, doc["gpu"]) for table in doc["tables"]]
+    """Every table of a demo's JSON as SVG, in order: a sweep as lines, a ladder as bars."""
+    return [line_svg(table, doc["gpu"], found) if (found := sweep(table)) else
+            svg(table, doc["gpu"]) for table in doc["tables"]]
 
 
 def write(results: Path, out: Path) -> list[Path]:

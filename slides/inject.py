@@ -15,12 +15,16 @@ Directives, each alone on its line:
     <!-- results: lessons/02_transpose -->
         The lesson's measured ladder, from RESULTS_DIR/02_transpose.json (the output of
         `lesson02_demo_solution --json`), as one Markdown table per ladder with a caption naming
-        the GPU; without that file, a line saying how to make it.
+        the GPU; without that file, a line saying how to make it. A sweep's table (chart.py says
+        which tables are sweeps), e.g. `lessons/11_sorting_sweep_size` from
+        RESULTS_DIR/11_sorting_sweep_size.json, has one row per swept value and two columns
+        (metric, share) per rung.
 
     <!-- chart: lessons/02_transpose -->
         The same ladders drawn by chart.py: one inline SVG bar chart per table (rung x share of
-        the ceiling), stacked in a box that fits one slide (the decks are rendered with Marp's
-        --html); without the results file, the same line saying how to make it.
+        the ceiling), or a line chart for a sweep, stacked in a box that fits one slide (the
+        decks are rendered with Marp's --html); without the results file, the same line saying
+        how to make it.
 
 Every deck is written to OUT/<same name>. A missing file or marker, a marker found once or three
 times, or unreadable results stop the script with exit code 1 and a message naming the deck
@@ -104,6 +108,10 @@ def results(results_dir: Path, lesson_dir: str) -> list[str]:
             ceiling = table["ceiling"]
             if out:
                 out.append("")
+            found = chart_svg.sweep(table)
+            if found:
+                out.extend(sweep_table(table, gpu, found))
+                continue
             out.append(f"**{table['title']}** — measured on {gpu}")
             out.append("")
             out.append(f"| rung | kind | status | median ms | {unit} | speedup over "
@@ -121,6 +129,38 @@ def results(results_dir: Path, lesson_dir: str) -> list[str]:
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise DeckError(f"{path}: not the output of `{tag}_demo_solution --json` "
                         f"({type(error).__name__}: {error})") from error
+
+
+def sweep_table(table: dict, gpu: str, found: chart_svg.Sweep) -> list[str]:
+    """A sweep as one Markdown table: a row per swept value, the metric and share of each rung."""
+    unit = table["metric_unit"]
+    ceiling = table["ceiling"]
+    varying, fixed = chart_svg.other_columns(found)
+    lines = {rung: {chart_svg.integer(row["extra"][found.column]): row for row in rows}
+             for rung, rows in found.lines.items()}
+    head = [found.column, *varying]
+    for rung in lines:
+        head += [f"`{rung}` {unit}", f"share of {ceiling['name']}"]
+    out = [f"**{table['title']}** — measured on {gpu}", "",
+           "| " + " | ".join(head) + " |", "|" + "--:|" * len(head)]
+    for x in chart_svg.x_values(found):
+        at_x = [rows[x] for rows in lines.values() if x in rows]
+        cells = [str(x)] + [str(at_x[0]["extra"].get(name, "")) for name in varying]
+        for rows in lines.values():
+            row = rows.get(x, {})
+            metric = number(row.get("metric"), 1)
+            cells += [metric if row.get("status", "ok") == "ok" else row["status"],
+                      number((row.get("share") or 0) * 100, 1, " %")]
+        out.append("| " + " | ".join(cells) + " |")
+    notes = [f"`{row['rung']}` (not swept): {number(row.get('metric'), 1)} {unit}, "
+             f"{number((row.get('share') or 0) * 100, 1, ' %')} of {ceiling['name']}."
+             for row in found.references]
+    if fixed:
+        notes.append(", ".join(f"{k} = {v}" for k, v in fixed.items()) + " at every point.")
+    notes.append(f"Ceiling: {ceiling['name']} = {number(ceiling['value'], 1)} {ceiling['unit']} "
+                 f"({ceiling['what']}).")
+    notes += map(str, table.get("notes", []))
+    return [*out, "", f"<small>{' '.join(notes)}</small>"]
 
 
 def missing(lesson: str, tag: str, what: str) -> list[str]:

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Tests of chart.py: each table of a demo's JSON becomes one SVG, which parses as XML, holds one
-bar per rung, and draws bars whose widths are proportional to the rungs' shares. Also draws every
-committed set in slides/results.
+bar per rung, and draws bars whose widths are proportional to the rungs' shares; a sweep becomes
+a line chart with one line per swept rung and a reference line per other rung and the ceiling.
+Also draws every committed set in slides/results.
 
     python3 slides/test_chart.py            (CTest: slides/chart, labels unit;cpu;slides)
 """
@@ -37,6 +38,26 @@ DOC = {"lesson": "02_transpose", "gpu": "NVIDIA Test GPU (cc 9.0, 132 SMs)",
                   {"title": "second", "metric_unit": "GB/s", "baseline": "a",
                    "ceiling": {"name": "c", "value": 1.0, "unit": "GB/s", "what": "w"},
                    "rows": [{"rung": "a", "kind": "lab", "status": "ok", "share": 0.5}]}]}
+
+
+
+def sweep_row(rung: str, length: int, share: float | None, kind: str = "exercise") -> dict:
+    return {"rung": rung, "kind": kind, "status": "ok" if share else "todo", "share": share,
+            "metric": share * 1000 if share else None,
+            "extra": {"array length": str(length), "arrays": str(4096 // length),
+                      "threads/block": "256"}}
+
+
+SWEEP = {"title": "a sweep", "metric_unit": "Mkeys/s", "baseline": "library",
+         "ceiling": {"name": "CUB", "value": 1000.0, "unit": "Mkeys/s", "what": "w"},
+         "notes": ["a note"],
+         "rows": [sweep_row("library", 4096, 0.8, "given"),
+                  *[sweep_row("net", n, s) for n, s in ((16, 1.6), (64, 1.2), (256, 0.5))],
+                  *[sweep_row("other", n, s) for n, s in ((16, 1.5), (64, None), (256, 0.2))]]}
+
+
+def lines(text: str) -> list[ET.Element]:
+    return [e for e in ET.fromstring(text).iter(f"{SVG}polyline") if e.get("class") == "curve"]
 
 
 def bars(text: str) -> list[ET.Element]:
@@ -91,11 +112,57 @@ class Chart(unittest.TestCase):
             self.assertEqual(sorted(p.name for p in (Path(work) / "out").iterdir()),
                              ["02_transpose-1.svg", "02_transpose-2.svg"])
 
+    def test_sweep_is_a_line_chart(self):
+        found = chart.sweep(SWEEP)
+        self.assertEqual(found.column, "array length")   # not "arrays": it decreases
+        self.assertEqual([r["rung"] for r in found.references], ["library"])
+        image = chart.svgs({"gpu": "G", "tables": [SWEEP]})[0]
+        root = ET.fromstring(image)
+        self.assertEqual(bars(image), [])
+        self.assertEqual([c.get("data-rung") for c in lines(image)], ["net", "other"])
+        self.assertEqual([len(c.get("points").split()) for c in lines(image)], [3, 2])
+        references = {e.get("data-rung"): float(e.get("y1")) for e in root.iter(f"{SVG}line")
+                      if e.get("class") == "reference"}
+        self.assertEqual(set(references), {"library", "CUB"})
+        # Shares map linearly to y (y of 0 from the lines at 100 % and 80 %): net's 0.5 is halfway.
+        net = [tuple(map(float, p.split(","))) for p in lines(image)[0].get("points").split()]
+        zero = references["CUB"] + (references["library"] - references["CUB"]) / 0.2
+        self.assertAlmostEqual((zero - net[2][1]) / (zero - references["CUB"]), 0.5, delta=0.01)
+        # x: log2 of the array length, so 16 -> 64 and 64 -> 256 are equal steps.
+        self.assertAlmostEqual(net[1][0] - net[0][0], net[2][0] - net[1][0], delta=0.2)
+        texts = " ".join("".join(t.itertext()) for t in root.iter(f"{SVG}text"))
+        for words in ("array length (log scale)", "threads/block = 256", "a note", "256"):
+            self.assertIn(words, texts)
+        self.assertNotIn("\n\n", image)
+
+    def test_ladders_are_not_sweeps(self):
+        self.assertIsNone(chart.sweep(DOC["tables"][0]))
+        twice = {"rows": [{"rung": "jacobi", "extra": {"n": "1"}},
+                          {"rung": "jacobi", "extra": {"n": "2"}}]}
+        self.assertIsNone(chart.sweep(twice))             # two rows are not a sweep
+        falling = {"rows": [{"rung": "a", "extra": {"n": str(n)}} for n in (3, 2, 1)]}
+        self.assertIsNone(chart.sweep(falling))           # nor values that do not increase
+
+    def test_committed_sweep_draws_one_line_per_network(self):
+        doc = chart.load(SLIDES / "results" / "11_sorting_sweep_size.json")
+        image = chart.svgs(doc)[0]
+        self.assertEqual([c.get("data-rung") for c in lines(image)],
+                         ["bitonic", "odd_even_merge"])
+        for curve in lines(image):
+            self.assertEqual(len(curve.get("points").split()), 10)
+        texts = " ".join("".join(t.itertext()) for t in ET.fromstring(image).iter(f"{SVG}text"))
+        for tick in ("2⁶", "2¹⁰", "2²⁴"):
+            self.assertIn(tick, texts)
+
     def test_committed_results_draw(self):
         for path in sorted((SLIDES / "results").glob("*.json")):
             doc = chart.load(path)
             for image, table in zip(chart.svgs(doc), doc["tables"]):
-                self.assertEqual(len(bars(image)), len(table["rows"]), path.name)
+                found = chart.sweep(table)
+                if found:
+                    self.assertEqual(len(lines(image)), len(found.lines), path.name)
+                else:
+                    self.assertEqual(len(bars(image)), len(table["rows"]), path.name)
 
 
 if __name__ == "__main__":

@@ -151,6 +151,18 @@ class Directives(unittest.TestCase):
         self.assertIn("measured on NVIDIA Test GPU (cc 9.0, 132 SMs)", text)
         self.assertIn("| `tiled` | exercise | ok | 0.500 | 1073.7 | 3.00× | 0.36 |", text)
 
+    def test_sweep_table_has_a_row_per_swept_value(self):
+        done, text = self.inject("<!-- results: lessons/11_sorting_sweep_size -->\n",
+                                 SLIDES / "results")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("| array length | arrays | `bitonic` Mkeys/s | share of CUB radix sort | "
+                      "`odd_even_merge` Mkeys/s | share of CUB radix sort |", text)
+        rows = [line for line in text.splitlines() if re.match(r"^\| \d+ \| \d+ \| ", line)]
+        self.assertEqual([row.split(" | ")[0] for row in rows],
+                         ["| " + str(2 ** k) for k in (6, 9, 10, 12, 14, 16, 18, 20, 22, 24)])
+        self.assertIn("`thrust` (not swept):", text)
+        self.assertIn("threads/block = 1024 at every point.", text)
+
     def test_chart_without_a_file(self):
         done, text = self.inject("<!-- chart: lessons/02_transpose -->\n")
         self.assertEqual(done.returncode, 0, done.stderr)
