@@ -580,6 +580,9 @@ def first_reason(output: str) -> Optional[str]:
     lines = [line.strip() for line in output.splitlines() if line.strip()]
     if any(NOT_IMPLEMENTED in line for line in lines):
         return NOT_IMPLEMENTED
+    for line in lines:
+        if line.startswith("[course] integrity: uses "):
+            return shorten(line.removeprefix("[course] "))
     for index, line in enumerate(lines):
         if DIFFER_MARK in line:
             return differ_reason(lines, index)
@@ -757,6 +760,21 @@ def graded_row(lesson: str, test: GradedTest, result: Optional[TestResult], buil
                reason=shorten(reason), measurement=result.measurement)
 
 
+INTEGRITY = "integrity"
+
+
+def integrity_row(result: TestResult, rows: List[Row]) -> Row:
+    """The lesson's integrity check (its objects borrow no library, reference or clock). When it
+    fails, the exercise and stretch rows' points are withheld: a borrowed kernel earns nothing."""
+    if result.status == FAIL:
+        for row in rows:
+            if row.kind in ("exercise", "stretch") and row.points_got:
+                row.points_got = 0
+                row.reason = "withheld: the integrity check failed" + (f"; {row.reason}" if row.reason else "")
+    return Row(result.lesson or UNKNOWN, INTEGRITY, "check", result.status, None, None,
+               reason=shorten(result.reason), measurement=result.measurement)
+
+
 def unlisted_row(result: TestResult) -> Row:
     return Row(result.lesson or UNKNOWN, result.name, UNKNOWN, result.status, None, None,
                reason=result.reason, measurement=result.measurement)
@@ -783,6 +801,9 @@ def build_rows(lessons: List[Lesson], results: List[TestResult], warnings: List[
         rows[lesson.number] = [graded_row(lesson.number, test,
                                           indexed.pop((lesson.number, test.name), None), build_log)
                                for test in lesson.tests]
+        integrity = indexed.pop((lesson.number, INTEGRITY), None)
+        if integrity is not None:
+            rows[lesson.number].append(integrity_row(integrity, rows[lesson.number]))
     for result in indexed.values():
         key = result.lesson or UNKNOWN
         if key not in rows:

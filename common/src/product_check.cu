@@ -23,7 +23,8 @@ constexpr double kHostReferenceLimit = 0x1p27;
 
 std::vector<float> copy_to_host(const float* d_data, std::size_t count) {
   std::vector<float> host(count);
-  if (count) CUDA_CHECK(cudaMemcpy(host.data(), d_data, count * sizeof(float), cudaMemcpyDeviceToHost));
+  if (count)
+    CUDA_CHECK(cudaMemcpy(host.data(), d_data, count * sizeof(float), cudaMemcpyDeviceToHost));
   return host;
 }
 
@@ -61,8 +62,8 @@ void gemm(cublasHandle_t handle, const float* d_a, const float* d_b, float* d_c,
 }
 
 // Element (i, j) of the second factor, from its host copy.
-float second_at(const std::vector<float>& b, const std::vector<float>& a, int n, int k, Second second,
-                int row, int col) {
+float second_at(const std::vector<float>& b, const std::vector<float>& a, int n, int k,
+                Second second, int row, int col) {
   return second == Second::B ? b[static_cast<std::size_t>(row) * n + col]
                              : a[static_cast<std::size_t>(col) * k + row];
 }
@@ -72,7 +73,8 @@ std::pair<double, double> exact_element(const std::vector<float>& a, const std::
                                         int n, int k, Second second, int i, int j) {
   double sum = 0.0, magnitude = 0.0;
   for (int p = 0; p < k; ++p) {
-    const double term = double(a[static_cast<std::size_t>(i) * k + p]) * second_at(b, a, n, k, second, p, j);
+    const double term =
+        double(a[static_cast<std::size_t>(i) * k + p]) * second_at(b, a, n, k, second, p, j);
     sum += term;
     magnitude += std::fabs(term);
   }
@@ -83,6 +85,24 @@ std::pair<double, double> exact_element(const std::vector<float>& a, const std::
 constexpr double kTiny = 1e-30;
 
 }  // namespace
+
+void multiply(const float* d_a, const float* d_b, float* d_c, int m, int n, int k, Second second,
+              cudaStream_t stream) {
+  if (m == 0 || n == 0)
+    return;
+  static const cublasHandle_t handle = [] {
+    cublasHandle_t created{};
+    check_cublas(cublasCreate(&created), "cublasCreate");
+    check_cublas(cublasSetMathMode(created, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode");
+    return created;  // kept for the life of the process
+  }();
+  check_cublas(cublasSetStream(handle, stream), "cublasSetStream");
+  if (k == 0) {
+    CUDA_CHECK(cudaMemsetAsync(d_c, 0, static_cast<std::size_t>(m) * n * sizeof(float), stream));
+    return;
+  }
+  gemm(handle, d_a, d_b, d_c, m, n, k, second);
+}
 
 double dot_error_bound(int k) {
   const double ku = k * kUnitRoundoff;
@@ -124,7 +144,8 @@ Comparison check(const float* d_a, const float* d_b, const float* d_c, int m, in
     gemm(handle, d_a, d_b, d_reference.data(), m, n, k, second);
     const auto abs_a = absolute(d_a, static_cast<std::size_t>(m) * k);
     DeviceBuffer<float> abs_b;
-    if (second == Second::B) abs_b = absolute(d_b, static_cast<std::size_t>(k) * n);
+    if (second == Second::B)
+      abs_b = absolute(d_b, static_cast<std::size_t>(k) * n);
     gemm(handle, abs_a.data(), abs_b.data(), d_magnitudes.data(), m, n, k, second);
     reference = d_reference.to_host();
     magnitudes = d_magnitudes.to_host();
@@ -137,7 +158,8 @@ Comparison check(const float* d_a, const float* d_b, const float* d_c, int m, in
   for (std::size_t i = 0; i < count; ++i)
     bound[i] = 2.0 * gamma * (1.0 + gamma) * magnitudes[i] + kTiny;
   auto whole = compare_bounded(got, expected, bound, extent);
-  if (!whole) return whole;
+  if (!whole)
+    return whole;
 
   // Exact samples: corners, the last row and column, and random elements.
   std::vector<std::pair<int, int>> at = {{0, 0}, {0, n - 1}, {m - 1, 0}, {m - 1, n - 1}};
@@ -155,17 +177,19 @@ Comparison check(const float* d_a, const float* d_b, const float* d_c, int m, in
     sampled_expected.push_back(value);
     sampled_bound.push_back(gamma * magnitude + kTiny);
   }
-  auto sampled = compare_bounded(sampled_got, sampled_expected, sampled_bound,
-                                 Extent{sampled_got.size()});
+  auto sampled =
+      compare_bounded(sampled_got, sampled_expected, sampled_bound, Extent{sampled_got.size()});
   if (!sampled) {
     // Name the elements by (row, col), not by their place in the sample.
     sampled.details = "  exact samples disagree (cuBLAS agreed within its bound)\n";
     for (std::size_t s = 0; s < at.size(); ++s) {
       const double error = std::fabs(double(sampled_got[s]) - sampled_expected[s]);
       if (!(error <= sampled_bound[s]) && sampled.details.size() < 600)
-        sampled.details += "  at " + describe_index(static_cast<std::size_t>(at[s].first) * n + at[s].second, extent) +
-                           ": expected " + std::to_string(sampled_expected[s]) + ", got " +
-                           std::to_string(sampled_got[s]) + "\n";
+        sampled.details +=
+            "  at " +
+            describe_index(static_cast<std::size_t>(at[s].first) * n + at[s].second, extent) +
+            ": expected " + std::to_string(sampled_expected[s]) + ", got " +
+            std::to_string(sampled_got[s]) + "\n";
     }
     return sampled;
   }

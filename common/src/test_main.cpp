@@ -3,6 +3,8 @@
 // - Without a usable GPU it prints why and returns 77, which CTest reports as SKIPPED.
 // - It prints the GPU and the base seed, so that any failure can be replayed (COURSE_SEED).
 // - It fails when the test-case filter matched nothing, so a misspelt test cannot pass.
+// - With COURSE_CHECK_GPU_ONLY=1 it only answers whether there is a GPU (0 or 77): the row
+//   runner (cmake/course_run_rows.sh) asks before it starts a sanitizer.
 // - It fails when the code under test ends the process early (exit(0) from a kernel launcher
 //   must not look like a passed test).
 #define DOCTEST_CONFIG_IMPLEMENT
@@ -54,9 +56,19 @@ void ended_early() {
 }
 
 bool is_query(const char* arg) {
-  static constexpr const char* kQueries[] = {"-h", "--help", "-?", "-v", "--version", "-c",
-                                             "--count", "-ltc", "--list-test-cases", "-lts",
-                                             "--list-test-suites", "-lr", "--list-reporters"};
+  static constexpr const char* kQueries[] = {"-h",
+                                             "--help",
+                                             "-?",
+                                             "-v",
+                                             "--version",
+                                             "-c",
+                                             "--count",
+                                             "-ltc",
+                                             "--list-test-cases",
+                                             "-lts",
+                                             "--list-test-suites",
+                                             "-lr",
+                                             "--list-reporters"};
   for (const char* query : kQueries) {
     const std::size_t length = std::strlen(query);
     if (std::strncmp(arg, query, length) == 0 && (arg[length] == '\0' || arg[length] == '='))
@@ -72,7 +84,8 @@ int main(int argc, char** argv) {
   std::at_quick_exit(ended_early);
 
   bool query = false;
-  for (int i = 1; i < argc; ++i) query = query || is_query(argv[i]);
+  for (int i = 1; i < argc; ++i)
+    query = query || is_query(argv[i]);
   const char* cpu_only = std::getenv("COURSE_CPU_ONLY");
   const bool needs_gpu = !query && !(cpu_only != nullptr && *cpu_only == '1');
 
@@ -83,6 +96,10 @@ int main(int argc, char** argv) {
       return kSkipped;
     }
     std::cout << "[course] gpu: " << course::describe(course::gpu_info()) << '\n';
+  }
+  if (const char* only = std::getenv("COURSE_CHECK_GPU_ONLY"); only != nullptr && *only == '1') {
+    main_finished = true;  // the row runner asks whether there is a GPU, nothing more
+    return 0;
   }
   if (!query) {
     std::cout << "[course] seed: " << course::base_seed()

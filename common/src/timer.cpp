@@ -52,7 +52,13 @@ EventTimer::~EventTimer() {
 void EventTimer::start(cudaStream_t stream) { CUDA_CHECK(cudaEventRecord(start_, stream)); }
 
 double EventTimer::stop(cudaStream_t stream) {
-  CUDA_CHECK(cudaEventRecord(stop_, stream));
+  record_stop(stream);
+  return elapsed();
+}
+
+void EventTimer::record_stop(cudaStream_t stream) { CUDA_CHECK(cudaEventRecord(stop_, stream)); }
+
+double EventTimer::elapsed() const {
   CUDA_CHECK(cudaEventSynchronize(stop_));
   float ms = 0.0f;
   CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));

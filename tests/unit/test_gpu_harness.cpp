@@ -98,3 +98,80 @@ TEST_SUITE("gpu") {
     }
   }
 }
+
+// The measuring procedure (course/bench.hpp) on a GPU: an honest launch stands; a launch that
+// escapes the stream, remembers, or skips when the output looks written does not.
+TEST_SUITE("gpu") {
+  TEST_CASE("the measuring procedure keeps an honest launch and rejects cheats") {
+    const std::size_t n = std::size_t{1} << 24;
+    course::DeviceBuffer<float> in(n), out(n), expected(n);
+    course::Trial trial;
+    trial.rung = "copy";
+    trial.load = [&](std::uint64_t seed, cudaStream_t s) {
+      course::fill_uniform_floats(in.data(), n, seed, -1.0f, 1.0f, s);
+    };
+    trial.reference = [&](cudaStream_t s) {
+      CUDA_CHECK(cudaMemcpyAsync(expected.data(), in.data(), in.bytes(), cudaMemcpyDeviceToDevice, s));
+    };
+    trial.outputs = {{"out", out.data(), out.bytes(), expected.data(), {}}};
+    auto copy_on = [&](cudaStream_t s) {
+      CUDA_CHECK(cudaMemcpyAsync(out.data(), in.data(), in.bytes(), cudaMemcpyDeviceToDevice, s));
+    };
+    course::MeasureOptions options;
+    options.seed = course::base_seed();
+
+    SUBCASE("honest") {
+      trial.launch = copy_on;
+      const auto m = course::measure(trial, options);
+      CHECK_MESSAGE(m.sound(), m.failure);
+      CHECK(m.timing.median_ms > 0.0);
+      CHECK(m.batch_launches >= 4);
+    }
+    SUBCASE("a private stream") {
+      course::Stream side;
+      trial.launch = [&](cudaStream_t) { copy_on(side.get()); };
+      const auto m = course::measure(trial, options);
+      CHECK_FALSE(m.sound());
+      MESSAGE(m.failure);
+    }
+    SUBCASE("memoization: only the first call works") {
+      int calls = 0;
+      trial.launch = [&](cudaStream_t s) {
+        if (calls++ == 0) copy_on(s);
+      };
+      const auto m = course::measure(trial, options);
+      CHECK_FALSE(m.sound());
+      CHECK(m.failure.find("differ from the reference") != std::string::npos);
+    }
+    SUBCASE("skipping when the output looks written") {
+      trial.launch = [&](cudaStream_t s) {
+        float first = 0.0f;
+        CUDA_CHECK(cudaMemcpyAsync(&first, out.data(), sizeof first, cudaMemcpyDeviceToHost, s));
+        CUDA_CHECK(cudaStreamSynchronize(s));
+        if (std::isnan(first)) copy_on(s);
+      };
+      const auto m = course::measure(trial, options);
+      CHECK_FALSE(m.sound());
+      CHECK(m.failure.find("left stale") != std::string::npos);
+    }
+    SUBCASE("a float tolerance passes rounding and fails a NaN") {
+      trial.outputs[0].check = {course::OutputCheck::Kind::Float32, {1e-6, 1e-6}};
+      trial.launch = copy_on;
+      CHECK(course::measure(trial, options).sound());
+    }
+  }
+
+  TEST_CASE("the GPU generators make the CPU generators' values") {
+    const std::size_t n = 100003;
+    const std::uint64_t seed = course::base_seed();
+    course::DeviceBuffer<float> f(n);
+    course::DeviceBuffer<std::int32_t> i(n);
+    course::DeviceBuffer<std::uint32_t> k(n);
+    course::fill_uniform_floats(f.data(), n, seed, -3.0f, 5.0f, nullptr);
+    course::fill_uniform_ints(i.data(), n, seed, -7, 1000, nullptr);
+    course::fill_uniform_keys(k.data(), n, seed, nullptr);
+    CHECK(f.to_host() == course::uniform_floats(n, seed, -3.0f, 5.0f));
+    CHECK(i.to_host() == course::uniform_ints(n, seed, -7, 1000));
+    CHECK(k.to_host() == course::uniform_keys(n, seed));
+  }
+}

@@ -11,6 +11,14 @@ TEST_SUITE("cpu") {
     CHECK(rows[1].threshold == doctest::Approx(0.35));
     CHECK(rows[2].threshold == doctest::Approx(1.5));
     CHECK(rows[2].kind == "stretch");
+    CHECK(rows[1].bound == doctest::Approx(1.15));
+    CHECK_FALSE(rows[2].bound.has_value());
+  }
+
+  TEST_CASE("plausibility bounds are looked up by test name, and a speed row needs one") {
+    CHECK(course::plausible_bound(COURSE_TEST_README, "tiled.speed") == doctest::Approx(1.15));
+    CHECK_THROWS_AS((void)course::plausible_bound(COURSE_TEST_README, "fast.speed"), std::runtime_error);
+    CHECK_THROWS_AS((void)course::plausible_bound(COURSE_TEST_README, "missing.speed"), std::runtime_error);
   }
 
   TEST_CASE("thresholds are looked up by test name") {
@@ -30,11 +38,11 @@ TEST_SUITE("cpu") {
       sample.ceiling = "device copy";
       return sample;
     };
-    const auto best = course::measure_speed("x.speed", course::Graded::Share, 0.5, slow_then_fast);
+    const auto best = course::measure_speed("x.speed", course::Graded::Share, 0.5, 2.0, slow_then_fast);
     CHECK(calls == 2);
     CHECK(best.share == doctest::Approx(0.8));
     calls = -10;  // never fast enough: three attempts, then the best of them
-    const auto never = course::measure_speed("x.speed", course::Graded::Share, 0.5, slow_then_fast);
+    const auto never = course::measure_speed("x.speed", course::Graded::Share, 0.5, 2.0, slow_then_fast);
     CHECK(calls == -7);
     CHECK(never.share == doctest::Approx(0.1));
   }

@@ -14,6 +14,9 @@
 
 namespace course {
 
+/// Fills every multiprocessor's shared memory with 0xFF bytes (course/bench.hpp).
+void poison_shared_memory(cudaStream_t stream);
+
 namespace detail {
 void* device_allocate(std::size_t bytes);
 void device_free(void* pointer) noexcept;
@@ -79,9 +82,11 @@ class DeviceBuffer {
     if (count_ != 0) CUDA_CHECK(cudaMemsetAsync(data_, byte, bytes(), stream));
   }
   /// Fills the buffer with 0xFF bytes, a NaN for floats and -1 for integers, so that an element a
-  /// kernel forgets to write can never pass for a result. Synchronous.
+  /// kernel forgets to write can never pass for a result; fills the GPU's shared memory the same
+  /// way, so that a kernel reading shared memory it never wrote computes with NaN. Synchronous.
   void poison() {
     fill_bytes(0xFF);
+    poison_shared_memory(nullptr);
     CUDA_CHECK(cudaDeviceSynchronize());
   }
 

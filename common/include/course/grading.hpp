@@ -18,7 +18,10 @@ struct GradingRow {
   std::string kind;                 ///< given, exercise or stretch
   std::string checks;               ///< what the test checks, in words
   std::optional<double> threshold;  ///< the first number of the threshold cell, if any
-  int points = 0;                   ///< points the test is worth
+  /// The number after "≤" in the threshold cell, if any: the largest share of the ceiling the
+  /// rung can plausibly reach (a speed row must have one).
+  std::optional<double> bound;
+  int points = 0;  ///< points the test is worth
 };
 
 /// Reads the grading table of the README at @p readme_path. Throws std::runtime_error naming the
@@ -28,6 +31,10 @@ struct GradingRow {
 /// The threshold of @p test in the README at @p readme_path: the one place it is written.
 /// Throws std::runtime_error when the row or its threshold is missing.
 [[nodiscard]] double threshold(const std::string& readme_path, std::string_view test);
+
+/// The plausibility bound of @p test in the README at @p readme_path (the "≤ x" of its threshold
+/// cell). Throws std::runtime_error when the row or its bound is missing.
+[[nodiscard]] double plausible_bound(const std::string& readme_path, std::string_view test);
 
 /// Which ratio a speed test grades.
 enum class Graded {
@@ -42,6 +49,9 @@ struct SpeedSample {
   std::string baseline;  ///< the baseline rung's name
   double share = 0.0;    ///< of the ceiling (0 if not measured)
   std::string ceiling;   ///< the ceiling's name
+  /// Empty when the measurement stands; otherwise why it cannot be graded (a wrong timed
+  /// output, work that escaped the timed stream, a figure above the plausible bound).
+  std::string failure;
   /// The graded ratio.
   [[nodiscard]] double value(Graded graded) const {
     return graded == Graded::Speedup ? speedup : share;
@@ -50,8 +60,10 @@ struct SpeedSample {
 
 /// Measures with @p measure until the graded ratio reaches @p threshold, at most @p attempts
 /// times (a busy GPU can make one measurement slow), printing every measurement as
-/// "[course] measure: ..." and the best as "[course] result: ...". Returns the best sample.
-SpeedSample measure_speed(std::string_view test, Graded graded, double threshold,
+/// "[course] measure: ..." and the best as "[course] result: ...". Returns the best sample; a
+/// sample that failed (SpeedSample::failure), or whose share is above @p bound, ends the
+/// measuring and is returned with its failure: no grade is taken from it.
+SpeedSample measure_speed(std::string_view test, Graded graded, double threshold, double bound,
                           const std::function<SpeedSample()>& measure, int attempts = 3);
 
 /// The "[course] result: ..." line for @p sample, as measure_speed prints it.

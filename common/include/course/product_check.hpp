@@ -10,6 +10,8 @@
 /// summation. A wrong element — a term missing at a ragged edge, a tile from the wrong place, a
 /// value never written — is off by far more.
 #pragma once
+#include <cuda_runtime.h>
+
 #include <cstdint>
 
 #include "course/compare.hpp"
@@ -45,5 +47,11 @@ enum class Second {
 /// @return the comparison, with the first mismatches by (row, col)
 [[nodiscard]] Comparison check(const float* d_a, const float* d_b, const float* d_c, int m, int n,
                                int k, Second second, std::uint64_t seed, int samples = 512);
+
+/// Computes the row-major m × n product C = A · second into @p d_c with cuBLAS (FP32
+/// arithmetic, no tensor cores), enqueued on @p stream: the trusted reference of a timed
+/// launch (course/bench.hpp). Device memory throughout; one cuBLAS handle per process.
+void multiply(const float* d_a, const float* d_b, float* d_c, int m, int n, int k, Second second,
+              cudaStream_t stream);
 
 }  // namespace course::product

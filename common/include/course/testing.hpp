@@ -10,6 +10,7 @@
 
 #include <string>
 
+#include "course/bench.hpp"
 #include "course/buffer.hpp"
 #include "course/ceilings.hpp"
 #include "course/compare.hpp"
@@ -32,12 +33,16 @@
   } while (0)
 
 /// Grades one speed test: measures (re-measuring up to three times) and checks the graded ratio
-/// against the README's threshold for @p test.
+/// against the README's threshold for @p test, after checking that the measurement stands (every
+/// timed output right, nothing outside the timed stream, a share under the README's plausible
+/// bound). @p measure builds its samples with course::measure() (course/bench.hpp).
 #define COURSE_CHECK_SPEED(test, graded, measure)                                              \
   do {                                                                                         \
     const double course_need_ = COURSE_THRESHOLD(test);                                        \
+    const double course_bound_ = ::course::plausible_bound(COURSE_LESSON_README, test);        \
     const ::course::SpeedSample course_best_ =                                                 \
-        ::course::measure_speed(test, graded, course_need_, measure);                          \
+        ::course::measure_speed(test, graded, course_need_, course_bound_, measure);           \
+    REQUIRE_MESSAGE(course_best_.failure.empty(), course_best_.failure);                       \
     CHECK_MESSAGE(course_best_.value(graded) >= course_need_,                                  \
                   ::course::describe(test, course_best_) << " is below the threshold "         \
                                                          << course_need_);                     \

@@ -42,6 +42,10 @@ class EventTimer {
   void start(cudaStream_t stream = {});
   /// Records the stop event on @p stream, waits for it, and returns the milliseconds between.
   double stop(cudaStream_t stream = {});
+  /// Records the stop event on @p stream without waiting for it.
+  void record_stop(cudaStream_t stream = {});
+  /// Waits for the stop event and returns the milliseconds between the two events.
+  [[nodiscard]] double elapsed() const;
 
  private:
   cudaEvent_t start_{};
