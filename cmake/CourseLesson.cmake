@@ -7,6 +7,8 @@
 #     TEST     <file>       the doctest source (tests/NN_name/)
 #     DEMO     <file>       the demo's main (lesson dir)
 #     [DEMO_BAD_OPTIONS "<args>"...]  option sets the demo must refuse (besides common ones)
+#     [INTEGRITY_DENY <regex>...]     symbols the skeleton may not use besides the libraries
+#                                     (e.g. a given rung that wraps one)
 #     [TIMEOUT <seconds>])
 #
 # It builds the skeleton and solution libraries, the test binary against each, the demo against
@@ -15,7 +17,13 @@
 #
 #   lessonNN/student/<test>    skeleton build  (labels lessonNN student gpu|cpu [perf])
 #   lessonNN/solution/<test>   solution build  (labels lessonNN solution gpu|cpu [perf])
-#   lessonNN/mutant/<name>     a mutant, must fail its "Expect:" tests (label mutant, WILL_FAIL)
+#   lessonNN/<flavour>/memory.sanitize  memcheck and racecheck over the exercise and stretch
+#                              rungs' correctness rows at quick sizes (a grading row)
+#   lessonNN/<flavour>/integrity  the flavour's own objects use no library, harness reference or
+#                              file access (cpu; the grader withholds exercise points on failure)
+#   lessonNN/mutant/<name>     a mutant, must fail one of its "Expect:" tests, each run in its own
+#                              process as a student's rows are (label mutant, WILL_FAIL);
+#                              "Expect: integrity" checks the mutant's object instead
 #   lessonNN/mutant/<name>/<tool>  the same under compute-sanitizer, for a "Sanitize: <tool>" mutant
 #   lessonNN/sanitize/<tool>   the solution's correctness tests under compute-sanitizer
 #   lessonNN/grading_table     the README table and the test binary name the same tests (unit)
@@ -43,11 +51,36 @@ function(_course_test_properties test kind labels)
   endif()
 endfunction()
 
+# The row runner: each matched test case in its own process (cmake/course_run_rows.sh).
+set(COURSE_RUN_ROWS "${CMAKE_CURRENT_LIST_DIR}/course_run_rows.sh")
+
 # Registers one CTest test per README row for the test binary <exe> of flavour <flavour>.
 function(_course_register_rows tag flavour exe readme)
   course_read_grading_table("${readme}" names kinds)
+  # memory.sanitize runs the exercise and stretch rungs' correctness rows under the sanitizers.
+  set(checked_rows)
+  foreach(name kind IN ZIP_LISTS names kinds)
+    if(name MATCHES "\\.correct$" AND NOT kind STREQUAL "given")
+      list(APPEND checked_rows "${name}")
+    endif()
+  endforeach()
+  list(JOIN checked_rows "," checked_filter)
   foreach(name kind IN ZIP_LISTS names kinds)
     set(test "${tag}/${flavour}/${name}")
+    if(name STREQUAL "memory.sanitize")
+      set(sanitizer "${COURSE_COMPUTE_SANITIZER}")
+      if(NOT sanitizer)
+        set(sanitizer "compute-sanitizer-not-found")
+      endif()
+      add_test(NAME "${test}" COMMAND sh ${COURSE_RUN_ROWS} all ${exe} "${checked_filter}"
+                                      "${sanitizer}" memcheck racecheck)
+      _course_test_properties("${test}" gpu "${tag};${flavour};gpu;sanitize")
+      set_tests_properties("${test}" PROPERTIES TIMEOUT ${COURSE_SANITIZE_TIMEOUT})
+      if(flavour STREQUAL "student" AND COURSE_BUILD_SOLUTIONS AND NOT kind STREQUAL "given")
+        set_tests_properties("${test}" PROPERTIES PASS_REGULAR_EXPRESSION "not implemented")
+      endif()
+      continue()
+    endif()
     add_test(NAME "${test}" COMMAND ${exe} "--test-case=${name}")
     set(where gpu)
     if(name MATCHES "^launcher\\.")
@@ -66,7 +99,9 @@ function(_course_register_rows tag flavour exe readme)
 endfunction()
 
 function(course_add_lesson)
-  cmake_parse_arguments(L "" "TEST;DEMO;TIMEOUT" "GIVEN;SKELETON;SOLUTION;DEMO_BAD_OPTIONS" ${ARGN})
+  cmake_parse_arguments(L "" "TEST;DEMO;TIMEOUT" "GIVEN;SKELETON;SOLUTION;DEMO_BAD_OPTIONS;INTEGRITY_DENY"
+                        ${ARGN})
+  list(JOIN L_INTEGRITY_DENY "," integrity_deny)
   get_filename_component(dir_name "${CMAKE_CURRENT_SOURCE_DIR}" NAME)       # 02_transpose
   string(SUBSTRING "${dir_name}" 0 2 number)                                  # 02
   set(tag "lesson${number}")
@@ -108,6 +143,13 @@ function(course_add_lesson)
     target_link_libraries(${tag}_test_${flavour} PRIVATE ${tag}_tests ${tag}_${flavour} course::test_main)
     _course_register_rows(${tag} ${flavour} $<TARGET_FILE:${tag}_test_${flavour}> "${readme}")
 
+    # The flavour's own objects (what a student writes) may not borrow what the rungs teach.
+    add_test(NAME ${tag}/${flavour}/integrity
+             COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} "-DFILES=$<JOIN:$<TARGET_OBJECTS:${tag}_${flavour}>,|>"
+                     "-DWHAT=the ${flavour} objects of ${tag}" "-DDENY=${integrity_deny}"
+                     -P ${PROJECT_SOURCE_DIR}/cmake/CourseCheckIntegrity.cmake)
+    _course_test_properties(${tag}/${flavour}/integrity cpu "${tag};${flavour};cpu;integrity")
+
     add_executable(${tag}_demo_${flavour} "${L_DEMO}")
     target_link_libraries(${tag}_demo_${flavour} PRIVATE ${tag}_${flavour} course::demo)
     list(APPEND demo_targets ${tag}_demo_${flavour})
@@ -147,7 +189,7 @@ function(course_add_lesson)
                        $<TARGET_FILE:${tag}_test_solution> "--test-case=*.correct")
       _course_test_properties(${tag}/sanitize/${tool} gpu "${tag};sanitize;solution;gpu")
       set_tests_properties(${tag}/sanitize/${tool} PROPERTIES
-        TIMEOUT ${COURSE_SANITIZE_TIMEOUT} ENVIRONMENT "COURSE_QUICK=1")
+        TIMEOUT ${COURSE_SANITIZE_TIMEOUT} ENVIRONMENT "COURSE_QUICK=1;COURSE_SANITIZE=1")
     endforeach()
   endif()
 
@@ -157,23 +199,40 @@ function(course_add_lesson)
     foreach(patch IN LISTS patches)
       course_apply_mutant("${patch}" "${PROJECT_SOURCE_DIR}" "${CMAKE_CURRENT_BINARY_DIR}/mutants"
                           mutant expect patched_file patched_copy sanitize)
-      set(sources ${solution_sources})
-      list(REMOVE_ITEM sources "${PROJECT_SOURCE_DIR}/${patched_file}")
-      add_executable(${tag}_mutant_${mutant} ${sources} "${patched_copy}")
+      if(expect STREQUAL "integrity")
+        # A borrowed library: the integrity check must see it in the mutant's object.
+        add_library(${tag}_mutant_${mutant} OBJECT "${patched_copy}")
+        target_include_directories(${tag}_mutant_${mutant} PRIVATE "${solution_dir}")
+        target_link_libraries(${tag}_mutant_${mutant} PRIVATE ${tag}_given)
+        add_test(NAME ${tag}/mutant/${mutant}
+                 COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM}
+                         "-DFILES=$<JOIN:$<TARGET_OBJECTS:${tag}_mutant_${mutant}>,|>"
+                         "-DWHAT=mutant ${mutant}'s objects" "-DDENY=${integrity_deny}"
+                         -P ${PROJECT_SOURCE_DIR}/cmake/CourseCheckIntegrity.cmake)
+        _course_test_properties(${tag}/mutant/${mutant} cpu "${tag};mutant;cpu;integrity")
+        set_tests_properties(${tag}/mutant/${mutant} PROPERTIES WILL_FAIL TRUE)
+        continue()
+      endif()
+      # Only the patched file is compiled; the solution's other objects come from its library
+      # (the linker takes an archive member only for a symbol still undefined, and the patched
+      # object defines the same ones).
+      add_executable(${tag}_mutant_${mutant} "${patched_copy}")
       target_include_directories(${tag}_mutant_${mutant} PRIVATE "${solution_dir}")
-      target_link_libraries(${tag}_mutant_${mutant} PRIVATE ${tag}_tests ${tag}_given course::test_main)
+      target_link_libraries(${tag}_mutant_${mutant} PRIVATE ${tag}_tests ${tag}_solution ${tag}_given
+                                                            course::test_main)
+      # Each Expect row in its own process, as CTest runs a student's rows.
       add_test(NAME ${tag}/mutant/${mutant}
-               COMMAND ${tag}_mutant_${mutant} "--test-case=${expect}")
+               COMMAND sh ${COURSE_RUN_ROWS} reject $<TARGET_FILE:${tag}_mutant_${mutant}> "${expect}")
       _course_test_properties(${tag}/mutant/${mutant} gpu "${tag};mutant;gpu")
       set_tests_properties(${tag}/mutant/${mutant} PROPERTIES WILL_FAIL TRUE)
       if(sanitize AND COURSE_COMPUTE_SANITIZER)
         # A race may give the right answer on one GPU; the sanitizer must still see it.
         add_test(NAME ${tag}/mutant/${mutant}/${sanitize}
-                 COMMAND ${COURSE_COMPUTE_SANITIZER} --tool ${sanitize} --error-exitcode 1
-                         $<TARGET_FILE:${tag}_mutant_${mutant}> "--test-case=${expect}")
+                 COMMAND sh ${COURSE_RUN_ROWS} reject $<TARGET_FILE:${tag}_mutant_${mutant}> "${expect}"
+                         ${COURSE_COMPUTE_SANITIZER} ${sanitize})
         _course_test_properties(${tag}/mutant/${mutant}/${sanitize} gpu "${tag};mutant;sanitize;gpu")
         set_tests_properties(${tag}/mutant/${mutant}/${sanitize} PROPERTIES WILL_FAIL TRUE
-          TIMEOUT ${COURSE_SANITIZE_TIMEOUT} ENVIRONMENT "COURSE_QUICK=1")
+          TIMEOUT ${COURSE_SANITIZE_TIMEOUT})
       endif()
     endforeach()
   endif()
