@@ -44,8 +44,12 @@ function(_course_test_properties test kind labels)
   # output: code under test could print "[course] SKIPPED" to turn its failure into a skip.
   set_tests_properties("${test}" PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77)
   if(kind STREQUAL "gpu")
-    set_tests_properties("${test}" PROPERTIES RESOURCE_LOCK course_gpu
-                         TIMEOUT ${COURSE_GPU_TEST_TIMEOUT})
+    # A timed row has the GPU to itself (RUN_SERIAL); correctness rows share it, so that their
+    # CPU references overlap other rows' GPU work under `ctest -j`.
+    set_tests_properties("${test}" PROPERTIES TIMEOUT ${COURSE_GPU_TEST_TIMEOUT})
+    if("perf" IN_LIST labels)
+      set_tests_properties("${test}" PROPERTIES RUN_SERIAL TRUE)
+    endif()
   else()
     set_tests_properties("${test}" PROPERTIES TIMEOUT 60 ENVIRONMENT "COURSE_CPU_ONLY=1")
   endif()
@@ -87,7 +91,7 @@ function(_course_register_rows tag flavour exe readme)
       set(where cpu)
     endif()
     set(labels ${tag} ${flavour} ${where})
-    if(name MATCHES "\\.speed$")
+    if(name MATCHES "\\.(speed|share|speed_[a-z0-9_]+)$")
       list(APPEND labels perf)
     endif()
     _course_test_properties("${test}" ${where} "${labels}")
@@ -223,7 +227,11 @@ function(course_add_lesson)
       # Each Expect row in its own process, as CTest runs a student's rows.
       add_test(NAME ${tag}/mutant/${mutant}
                COMMAND sh ${COURSE_RUN_ROWS} reject $<TARGET_FILE:${tag}_mutant_${mutant}> "${expect}")
-      _course_test_properties(${tag}/mutant/${mutant} gpu "${tag};mutant;gpu")
+      set(mutant_labels ${tag} mutant gpu)
+      if(expect MATCHES "\\.(speed|share|speed_[a-z0-9_]+)(,|$)|\\*")
+        list(APPEND mutant_labels perf)   # it may be caught by a timing: time it alone
+      endif()
+      _course_test_properties(${tag}/mutant/${mutant} gpu "${mutant_labels}")
       set_tests_properties(${tag}/mutant/${mutant} PROPERTIES WILL_FAIL TRUE)
       if(sanitize AND COURSE_COMPUTE_SANITIZER)
         # A race may give the right answer on one GPU; the sanitizer must still see it.
