@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# The whole check on a GPU machine, in one go: configure and build the instructor and student
-# trees, run every test (unit, solution, skeleton, mutant, sanitize), run the demos, and grade
-# the untouched skeleton. Logs go to $OUT (default: build/gpu-check).
+# The whole check on a GPU machine, in one go: configure and build the instructor tree, run
+# every test (unit, solution, skeleton, mutant, sanitize), run the demos, grade the untouched
+# skeleton, and grade the solutions copied over the skeletons (full points expected). Logs go to
+# $OUT (default: build/gpu-check).
 #   tools/gpu_check.sh [extra cmake -D options...]
-# Environment: COURSE_CHECK_STEPS picks steps (default "build demos tests grade sanitize"; a call
-# may run some now and the rest in a later call over the same build tree);
-# COURSE_CHECK_LESSONS="03;04" builds and checks only those lessons.
+# Environment: COURSE_CHECK_STEPS picks steps (default "build unit solution mutant skeleton
+# sanitize demos grade full"; a call may run some now and the rest in a later call over the same
+# build tree); COURSE_CHECK_LESSONS="03;04" builds and checks only those lessons;
+# COURSE_CHECK_JOBS sets ctest -j (default 8: correctness rows share the GPU, timed rows run
+# alone).
 # On the course's GPU lease: ../shared/device/stage-deps.sh doctest-dev libcli11-dev
-# nlohmann-json3-dev first, carry .deps, and the script picks it up.
+# nlohmann-json3-dev libstb-dev first, carry .deps, and the script picks it up.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -16,51 +19,68 @@ mkdir -p "$out"
 extra=("$@")
 [ -d .deps/usr ] && extra+=("-DCMAKE_PREFIX_PATH=$top/.deps/usr")
 jobs=$(nproc)
-steps=" ${COURSE_CHECK_STEPS:-build demos tests grade sanitize} "
+ctest_jobs=${COURSE_CHECK_JOBS:-8}
+steps=" ${COURSE_CHECK_STEPS:-build unit solution mutant skeleton sanitize demos grade full} "
 [ -n "${COURSE_CHECK_LESSONS:-}" ] && extra+=("-DCOURSE_LESSONS=$COURSE_CHECK_LESSONS")
 wants() { [[ "$steps" == *" $1 "* ]]; }
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv || true
   date -u
-} >"$out/summary.txt" 2>&1
+} >>"$out/summary.txt" 2>&1
 
 step() { echo "== $* ($(date -u +%T))" | tee -a "$out/summary.txt"; }
+# ctest_step <name> <ctest arguments...>: one log per step, its summary and time in summary.txt.
+ctest_step() {
+  local name=$1
+  shift
+  local start=$SECONDS
+  ctest --test-dir build/dev -j "$ctest_jobs" --output-on-failure \
+    --output-junit "$top/build/dev/junit-$name.xml" "$@" >"$out/ctest-$name.log" 2>&1
+  echo "ctest $name: $((SECONDS - start)) s" | tee -a "$out/summary.txt"
+  grep -E "tests passed|tests failed|\*\*\*Failed|Failed  |Timeout|Not Run|\(Failed\)" \
+    "$out/ctest-$name.log" | tail -n 40 | tee -a "$out/summary.txt"
+}
 
 if wants build; then
-step configure and build, instructor tree
-cmake --preset dev "${extra[@]}" >"$out/build.log" 2>&1 &&
-  cmake --build build/dev -j "$jobs" >>"$out/build.log" 2>&1
-echo "build rc=$?" | tee -a "$out/summary.txt"
-grep -E "warning|error" "$out/build.log" | head -20 >>"$out/summary.txt"
+  step configure and build, instructor tree
+  start=$SECONDS
+  cmake --preset dev "${extra[@]}" >"$out/build.log" 2>&1 &&
+    cmake --build build/dev -j "$jobs" >>"$out/build.log" 2>&1
+  echo "build rc=$? $((SECONDS - start)) s" | tee -a "$out/summary.txt"
+  grep -E "warning|error" "$out/build.log" | head -20 >>"$out/summary.txt"
 fi
+
+wants unit && { step unit; ctest_step unit -L unit; }
+wants solution && { step solution rows; ctest_step solution -L solution -LE sanitize; }
+wants mutant && { step mutants; ctest_step mutant -L mutant -LE sanitize; }
+wants skeleton && { step the untouched skeleton; ctest_step skeleton -L student -LE sanitize; }
+wants sanitize && { step sanitize; ctest_step sanitize -L sanitize; }
 
 if wants demos; then
-step demos
-for demo in build/dev/lessons/*/lesson*_demo_solution; do
-  "$demo" >>"$out/demos.txt" 2>&1
-  "$demo" --json >"build/dev/$(basename "$demo").json" 2>>"$out/demos.txt"
-done
-tar -czf "$out/results.tgz" -C build/dev $(cd build/dev && ls lesson*_demo_solution.json)
-cat "$out/demos.txt" >>"$out/summary.txt"
-fi
-
-if wants tests; then
-step tests: unit, solution, skeleton, mutant
-ctest --test-dir build/dev -LE sanitize -j 4 --output-on-failure \
-  --output-junit "$top/build/dev/junit.xml" >"$out/ctest.log" 2>&1
-tail -n 40 "$out/ctest.log" | tee -a "$out/summary.txt"
+  step demos
+  for demo in build/dev/lessons/*/lesson*_demo_solution; do
+    "$demo" >>"$out/demos.txt" 2>&1
+    "$demo" --json >"build/dev/$(basename "$demo").json" 2>>"$out/demos.txt"
+  done
+  tar -czf "$out/results.tgz" -C build/dev $(cd build/dev && ls lesson*_demo_solution.json)
 fi
 
 if wants grade; then
-step grade the untouched skeleton
-cmake --preset student "${extra[@]}" >"$out/grade.txt" 2>&1 &&
-  cmake --build --preset grade -j "$jobs" >>"$out/grade.txt" 2>&1
-tail -n 60 "$out/grade.txt" >>"$out/summary.txt"
+  step grade the untouched skeleton
+  cmake --preset student "${extra[@]}" >"$out/grade.txt" 2>&1 &&
+    cmake --build --preset grade -j "$jobs" >>"$out/grade.txt" 2>&1
+  grep -E "^Total|^Lesson|subtotal|integrity" "$out/grade.txt" | tail -n 30 >>"$out/summary.txt"
 fi
 
-if wants sanitize; then
-step sanitize
-ctest --test-dir build/dev -L sanitize -j 4 --output-on-failure >"$out/sanitize.log" 2>&1
-tail -n 20 "$out/sanitize.log" | tee -a "$out/summary.txt"
+if wants full; then
+  # The solutions copied over the skeletons, graded as a student's work: full points expected.
+  step grade the solutions as a student submission
+  full=$(mktemp -d /tmp/course-full.XXXXXX)
+  git ls-files -z | xargs -0 cp --parents -t "$full"
+  [ -d .deps ] && cp -r .deps "$full/"
+  for dir in solutions/*/; do cp "$dir"*.cu "$full/lessons/$(basename "$dir")/"; done
+  (cd "$full" && cmake --preset student "${extra[@]}" -DCMAKE_PREFIX_PATH="$full/.deps/usr" \
+     >"$out/full.txt" 2>&1 && cmake --build --preset grade -j "$jobs" >>"$out/full.txt" 2>&1)
+  grep -E "^Total|^Lesson|subtotal|FAIL|integrity" "$out/full.txt" | tail -n 40 >>"$out/summary.txt"
 fi
 step done
