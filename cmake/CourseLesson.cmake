@@ -46,7 +46,11 @@ function(_course_test_properties test kind labels)
   if(kind STREQUAL "gpu")
     # A timed row has the GPU to itself (RUN_SERIAL); correctness rows share it, so that their
     # CPU references overlap other rows' GPU work under `ctest -j`.
-    set_tests_properties("${test}" PROPERTIES TIMEOUT ${COURSE_GPU_TEST_TIMEOUT})
+    # The ceilings are measured once per CTest run (common/src/ceilings.cu), in a directory the
+    # fixture empties at the start of every run.
+    set_tests_properties("${test}" PROPERTIES TIMEOUT ${COURSE_GPU_TEST_TIMEOUT}
+      FIXTURES_REQUIRED course_ceilings
+      ENVIRONMENT_MODIFICATION "COURSE_CEILINGS_DIR=set:${COURSE_CEILINGS_DIR}")
     if("perf" IN_LIST labels)
       set_tests_properties("${test}" PROPERTIES RUN_SERIAL TRUE)
     endif()
@@ -54,6 +58,11 @@ function(_course_test_properties test kind labels)
     set_tests_properties("${test}" PROPERTIES TIMEOUT 60 ENVIRONMENT "COURSE_CPU_ONLY=1")
   endif()
 endfunction()
+
+# Where one CTest run keeps the ceilings it measured; emptied by the fixture below at the start
+# of every run, so a ceiling is never reused across runs (or GPUs: the files name the GPU).
+# (The fixture's test, course/ceilings_fresh, is registered in common/CMakeLists.txt.)
+set(COURSE_CEILINGS_DIR "${PROJECT_BINARY_DIR}/ceilings-of-this-run")
 
 # The row runner: each matched test case in its own process (cmake/course_run_rows.sh).
 set(COURSE_RUN_ROWS "${CMAKE_CURRENT_LIST_DIR}/course_run_rows.sh")

@@ -4,14 +4,23 @@
 
 #include <cublas_v2.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "course/buffer.hpp"
@@ -26,21 +35,108 @@ namespace {
 
 constexpr std::uint64_t kCeilingSeed = 20261122;
 
-// Memoizes ceilings by key, so each is measured once per process.
+// The GPU's UUID, so that a ceiling measured on one GPU is never read on another.
+std::string gpu_uuid() {
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp properties{};
+  CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
+  std::string text;
+  char hex[3];
+  for (char byte : properties.uuid.bytes) {
+    std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(byte));
+    text += hex;
+  }
+  return text;
+}
+
+// A run's ceilings are shared by the processes of one CTest run: $COURSE_CEILINGS_DIR names a
+// directory that a fixture of that run emptied first (cmake/CourseLesson.cmake), so a ceiling is
+// measured once per run and never reused across runs or GPUs. The first process that needs it
+// measures it under a lock while the others wait; a process run alone (no variable) measures
+// its own. The file holds the GPU's UUID, the figure and its timing.
+class RunCache {
+ public:
+  RunCache(const std::string& dir, const std::string& key) {
+    std::string name;
+    for (char c : key)
+      name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    path_ = dir + "/" + name + ".ceiling";
+    ::mkdir(dir.c_str(), 0755);  // the fixture removed it; the first process makes it again
+    lock_ = ::open((path_ + ".lock").c_str(), O_CREAT | O_RDWR, 0644);
+    if (lock_ >= 0)
+      ::flock(lock_, LOCK_EX);
+  }
+  ~RunCache() {
+    if (lock_ >= 0)
+      ::close(lock_);  // closing releases the lock
+  }
+  RunCache(const RunCache&) = delete;
+  RunCache& operator=(const RunCache&) = delete;
+
+  std::optional<Ceiling> read(const std::string& uuid) const {
+    std::ifstream in(path_);
+    std::string stored_uuid;
+    Ceiling c;
+    if (!(in >> stored_uuid) || stored_uuid != uuid)
+      return std::nullopt;
+    in >> c.value >> c.timing.median_ms >> c.timing.min_ms >> c.timing.max_ms >> c.timing.repeats;
+    in.ignore();
+    std::getline(in, c.name);
+    std::getline(in, c.unit);
+    std::getline(in, c.what);
+    if (!in)
+      return std::nullopt;
+    return c;
+  }
+
+  void write(const std::string& uuid, const Ceiling& c) const {
+    std::ofstream out(path_);
+    out.precision(17);
+    out << uuid << ' ' << c.value << ' ' << c.timing.median_ms << ' ' << c.timing.min_ms << ' '
+        << c.timing.max_ms << ' ' << c.timing.repeats << '\n'
+        << c.name << '\n'
+        << c.unit << '\n'
+        << c.what << '\n';
+  }
+
+ private:
+  std::string path_;
+  int lock_ = -1;
+};
+
+// Memoizes ceilings by key, so each is measured once per process, and once per CTest run where
+// the run shares them.
 template <class Measure>
 const Ceiling& cached(const std::string& key, Measure&& measure) {
   static std::map<std::string, Ceiling> cache;
   static std::mutex mutex;
   std::lock_guard lock(mutex);
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
-  Ceiling ceiling = measure();
+  if (auto it = cache.find(key); it != cache.end())
+    return it->second;
+  Ceiling ceiling;
+  const char* dir = std::getenv("COURSE_CEILINGS_DIR");
+  if (dir != nullptr && *dir != '\0') {
+    const std::string uuid = gpu_uuid();
+    RunCache run(dir, key);
+    if (auto stored = run.read(uuid)) {
+      ceiling = std::move(*stored);
+      ceiling.what += " (measured earlier in this CTest run)";
+    } else {
+      ceiling = measure();
+      run.write(uuid, ceiling);
+    }
+  } else {
+    ceiling = measure();
+  }
   announce(ceiling);
   return cache.emplace(key, std::move(ceiling)).first->second;
 }
 
 std::string count_text(std::size_t n) {
   for (int p = 10; p < 40; ++p)
-    if (n == (std::size_t{1} << p)) return "2^" + std::to_string(p);
+    if (n == (std::size_t{1} << p))
+      return "2^" + std::to_string(p);
   return std::to_string(n);
 }
 
@@ -112,9 +208,11 @@ Ceiling pinned_copy(std::string name, std::size_t bytes, bool to_device) {
   DeviceBuffer<unsigned char> device(bytes);
   auto work = [&](cudaStream_t stream) {
     if (to_device) {
-      CUDA_CHECK(cudaMemcpyAsync(device.data(), host.data(), bytes, cudaMemcpyHostToDevice, stream));
+      CUDA_CHECK(
+          cudaMemcpyAsync(device.data(), host.data(), bytes, cudaMemcpyHostToDevice, stream));
     } else {
-      CUDA_CHECK(cudaMemcpyAsync(host.data(), device.data(), bytes, cudaMemcpyDeviceToHost, stream));
+      CUDA_CHECK(
+          cudaMemcpyAsync(host.data(), device.data(), bytes, cudaMemcpyDeviceToHost, stream));
     }
   };
   const Timing t = time_on_gpu(work, {.warmup = 2, .repeats = 10, .flush_l2 = false});
@@ -133,7 +231,8 @@ Ceiling pinned_both_ways(std::size_t bytes) {
     started.record(stream);
     other.wait(started.get());
     CUDA_CHECK(cudaMemcpyAsync(to.data(), up.data(), bytes, cudaMemcpyHostToDevice, stream));
-    CUDA_CHECK(cudaMemcpyAsync(down.data(), from.data(), bytes, cudaMemcpyDeviceToHost, other.get()));
+    CUDA_CHECK(
+        cudaMemcpyAsync(down.data(), from.data(), bytes, cudaMemcpyDeviceToHost, other.get()));
     done.record(other.get());
     CUDA_CHECK(cudaStreamWaitEvent(stream, done.get(), 0));
   };
@@ -148,7 +247,9 @@ namespace {
 std::FILE* announce_stream = nullptr;  // nullptr: standard output
 }  // namespace
 
-void set_announce_stream(std::FILE* stream) { announce_stream = stream; }
+void set_announce_stream(std::FILE* stream) {
+  announce_stream = stream;
+}
 
 void announce(const Ceiling& ceiling) {
   std::FILE* out = announce_stream != nullptr ? announce_stream : stdout;
@@ -159,11 +260,13 @@ void announce(const Ceiling& ceiling) {
 
 const Ceiling& device_copy() {
   return cached("device copy", [] {
-    const std::size_t bytes = std::min<std::size_t>(std::size_t{1} << 30, gpu_info().memory_bytes / 4);
+    const std::size_t bytes =
+        std::min<std::size_t>(std::size_t{1} << 30, gpu_info().memory_bytes / 4);
     DeviceBuffer<unsigned char> source(bytes), target(bytes);
     source.fill_bytes(0x5A);
     auto work = [&](cudaStream_t stream) {
-      CUDA_CHECK(cudaMemcpyAsync(target.data(), source.data(), bytes, cudaMemcpyDeviceToDevice, stream));
+      CUDA_CHECK(
+          cudaMemcpyAsync(target.data(), source.data(), bytes, cudaMemcpyDeviceToDevice, stream));
     };
     const Timing t = time_on_gpu(work, {.warmup = 3, .repeats = 15, .flush_l2 = true});
     return Ceiling{"device copy", gb_per_s(2.0 * static_cast<double>(bytes), t.median_ms), "GB/s",
@@ -197,8 +300,8 @@ const Ceiling& cub_inclusive_sum(std::size_t n) {
     CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, in.data(), out.data(), n));
     DeviceBuffer<unsigned char> temp(temp_bytes);
     auto work = [&](cudaStream_t stream) {
-      CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), temp_bytes, in.data(), out.data(), n,
-                                               stream));
+      CUDA_CHECK(
+          cub::DeviceScan::InclusiveSum(temp.data(), temp_bytes, in.data(), out.data(), n, stream));
     };
     const Timing t = time_on_gpu(work);
     return Ceiling{"CUB scan", gb_per_s(8.0 * static_cast<double>(n), t.median_ms), "GB/s",
@@ -237,14 +340,14 @@ const Ceiling& cub_radix_sort_keys(std::size_t n) {
     DeviceBuffer<unsigned char> temp(temp_bytes);
     auto work = [&](cudaStream_t stream) {
       // Sorting from a fresh copy each time: the input is never already sorted.
-      CUDA_CHECK(cudaMemcpyAsync(in.data(), keys.data(), keys.bytes(), cudaMemcpyDeviceToDevice, stream));
+      CUDA_CHECK(
+          cudaMemcpyAsync(in.data(), keys.data(), keys.bytes(), cudaMemcpyDeviceToDevice, stream));
       CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp.data(), temp_bytes, in.data(), out.data(), n,
                                                 0, 32, stream));
     };
     const Timing t = time_on_gpu(work);
     return Ceiling{"CUB radix sort", static_cast<double>(n) / (t.median_ms * 1e6), "Gkeys/s",
-                   "DeviceRadixSort::SortKeys, " + count_text(n) + " uint32 keys, incl. a copy",
-                   t};
+                   "DeviceRadixSort::SortKeys, " + count_text(n) + " uint32 keys, incl. a copy", t};
   });
 }
 
