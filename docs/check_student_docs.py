@@ -14,6 +14,9 @@ Run by the CTest test docs/student_edition (docs/CMakeLists.txt):
    whitespace collapsed) and fails if any of that code is there.
 4. As a control, requires the code of every \\snippet of the student pages to be found in the
    HTML: the search does see code, and the snippets did render.
+5. Fails if any prose line of an instructor block (<!-- instructor:begin --> ...
+   <!-- instructor:end -->, tools/edition_text.py) of the README, a lesson README or a docs page
+   is in the HTML: the student edition's text is the students'.
 
 Exit code 0 when all holds, 1 otherwise.
 """
@@ -138,6 +141,33 @@ def expected_code(source_dir: Path) -> tuple[list[tuple[str, str]], list[str]]:
     return expected, problems
 
 
+def instructor_prose(source_dir: Path) -> list[tuple[str, str]]:
+    """(where, normalized line) for the plain prose lines that only instructor blocks hold."""
+    sys.path.insert(0, str(source_dir / "tools"))
+    try:
+        import edition_text  # tools/edition_text.py
+    except ImportError:
+        return []
+    texts = [source_dir / "README.md", *sorted((source_dir / "lessons").glob("*/README.md")),
+             *sorted((source_dir / "docs" / "pages").glob("*.md"))]
+    found = []
+    for path in texts:
+        if not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8")
+        instructor = edition_text.apply(text, "instructor", keep_lines=True).split("\n")
+        student = edition_text.apply(text, "student", keep_lines=True).split("\n")
+        student_text = normalize("\n".join(student))
+        for number, (mine, theirs) in enumerate(zip(instructor, student), start=1):
+            line = mine.strip()
+            if mine == theirs or len(line) < 40 or re.search(r"[*_\[\]|<>#\\@{}]", line):
+                continue
+            key = normalize(line.replace("`", ""))
+            if key and key not in student_text:
+                found.append((f"{path.relative_to(source_dir)}:{number}", key))
+    return found
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--doxygen", required=True)
@@ -163,12 +193,16 @@ def main() -> int:
             if code in text:
                 problems.append(f"{page.relative_to(args.html)} shows solution code: {code}")
     everything = "\n".join(texts.values())
+    prose = instructor_prose(args.source_dir)
+    for where, line in prose:
+        if line in everything:
+            problems.append(f"{where}: text of an instructor block is in the student docs")
     for where, line in expected:
         if line not in everything:
             problems.append(f"\\snippet {where}: its code ('{line}') is in no generated page")
 
     print(f"docs: student edition, {len(pages)} generated files, {len(forbidden)} solution-only "
-          f"lines searched for, {len(expected)} snippets found")
+          f"lines and {len(prose)} instructor-only lines searched for, {len(expected)} snippets found")
     if problems:
         print("docs: FAILED")
         print("\n".join(f"  {line}" for line in problems))

@@ -10,7 +10,8 @@ Directives, each alone on its line:
         The lines between the two `//! [naive_kernel]` markers of that file (a path relative to
         the repository), as a ```cpp block, indentation removed. Add `no-comments` after the name
         to drop the comment-only lines. In the student edition a snippet of a file under
-        solutions/ becomes the line "(solution shown in the instructor edition)".
+        solutions/ shows the exercise instead: the skeleton's stub and its TODO(student) hints
+        for the same rung (slides/exercise.py says how it is found), with the file it is in.
 
     <!-- results: lessons/02_transpose -->
         The lesson's measured ladder, from RESULTS_DIR/02_transpose.json (the output of
@@ -26,7 +27,13 @@ Directives, each alone on its line:
         decks are rendered with Marp's --html); without the results file, the same line saying
         how to make it.
 
-Every deck is written to OUT/<same name>. A missing file or marker, a marker found once or three
+Edition markers (tools/edition_text.py) choose text per edition: an
+`<!-- instructor:begin -->` ... `<!-- instructor:end -->` block is left out of the student
+decks, a `<!-- student:begin` ... `student:end -->` block is shown only there.
+
+Every deck is written to OUT/<same name>. OUT must be new, empty or an earlier OUT of this script,
+outside the repository or where git ignores (tools/safe_output.py): exit code 2 otherwise. A
+missing file or marker, a marker found once or three
 times, or unreadable results stop the script with exit code 1 and a message naming the deck
 and line.
 """
@@ -41,12 +48,17 @@ import textwrap
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent / "tools"))
 import chart as chart_svg  # noqa: E402  (slides/chart.py)
+import edition_text  # noqa: E402  (tools/edition_text.py)
+import safe_output  # noqa: E402  (tools/safe_output.py)
+import exercise  # noqa: E402  (slides/exercise.py)
 
 SNIPPET = re.compile(r"^\s*<!--\s*snippet:\s*(?P<args>.*?)\s*-->\s*$")
 RESULTS = re.compile(r"^\s*<!--\s*results:\s*(?P<args>.*?)\s*-->\s*$")
 CHART = re.compile(r"^\s*<!--\s*chart:\s*(?P<args>.*?)\s*-->\s*$")
-HIDDEN = "*(solution shown in the instructor edition)*"
+EXERCISE_CAPTION = "<small>Your exercise, in `{path}` (the instructor edition shows the solution).</small>"
+EXERCISE_ELSEWHERE = "*Your exercise: the `TODO(student)` comments in `{path}`.*"
 
 
 class DeckError(Exception):
@@ -90,12 +102,21 @@ def number(value, digits: int, suffix: str = "") -> str:
     return f"{value:.{digits}f}{suffix}"
 
 
-def results(results_dir: Path, lesson_dir: str) -> list[str]:
+def student_exercise(source_dir: Path, relative: str, name: str) -> list[str]:
+    """What the student edition shows for a solution's snippet: the rung's exercise."""
+    found = exercise.find(source_dir, relative, name)
+    if found is None:
+        lesson_dir = Path("lessons", *Path(relative).parts[1:-1])
+        return [EXERCISE_ELSEWHERE.format(path=f"{lesson_dir.as_posix()}/")]
+    return ["```cpp", *found.lines, "```", "", EXERCISE_CAPTION.format(path=found.path)]
+
+
+def results(results_dir: Path, lesson_dir: str, edition: str = "instructor") -> list[str]:
     lesson = Path(lesson_dir).name                    # 02_transpose
     tag = "lesson" + lesson[:2]                       # lesson02
     path = results_dir / f"{lesson}.json"
     if not path.is_file():
-        return missing(lesson, tag, "table")
+        return missing(lesson, tag, "table", edition)
     try:
         text = path.read_text(encoding="utf-8")
         # Tolerate lines the demo prints before its JSON (e.g. "[course] ceiling: ...").
@@ -163,20 +184,22 @@ def sweep_table(table: dict, gpu: str, found: chart_svg.Sweep) -> list[str]:
     return [*out, "", f"<small>{' '.join(notes)}</small>"]
 
 
-def missing(lesson: str, tag: str, what: str) -> list[str]:
-    return [f"Run `{tag}_demo_solution --json` to fill this {what}.",
+def missing(lesson: str, tag: str, what: str, edition: str = "instructor") -> list[str]:
+    flavour = "solution" if edition == "instructor" else "student"
+    return [f"Run `{tag}_demo_{flavour} --json` to fill this {what}.",
             "",
             f"<small>(save its output as `slides/results/{lesson}.json` and build the slides "
             f"again)</small>"]
 
 
-def charts(results_dir: Path, lesson_dir: str, height: int = 540) -> list[str]:
+def charts(results_dir: Path, lesson_dir: str, height: int = 540,
+           edition: str = "instructor") -> list[str]:
     """The lesson's ladders as inline SVG charts, in one HTML block (no blank line inside)."""
     lesson = Path(lesson_dir).name
     tag = "lesson" + lesson[:2]
     path = results_dir / f"{lesson}.json"
     if not path.is_file():
-        return missing(lesson, tag, "chart")
+        return missing(lesson, tag, "chart", edition)
     try:
         images = chart_svg.svgs(chart_svg.load(path))
     except (OSError, ValueError, KeyError, TypeError) as error:
@@ -197,7 +220,13 @@ def expand(deck: Path, source_dir: Path, results_dir: Path, edition: str) -> tup
     out: list[str] = []
     count = 0
     in_fence = False
-    for number_, line in enumerate(deck.read_text(encoding="utf-8").splitlines(), start=1):
+    try:
+        # Blank lines in place of the other edition's text: the line numbers stay the deck's.
+        text = edition_text.apply(deck.read_text(encoding="utf-8"), edition, keep_lines=True,
+                                  where=str(deck))
+    except edition_text.MarkerError as error:
+        raise DeckError(str(error)) from None
+    for number_, line in enumerate(text.splitlines(), start=1):
         if line.lstrip().startswith("```"):
             in_fence = not in_fence
         snippet_match = None if in_fence else SNIPPET.match(line)
@@ -210,7 +239,7 @@ def expand(deck: Path, source_dir: Path, results_dir: Path, edition: str) -> tup
                     raise DeckError("write <!-- snippet: <file> <marker> [no-comments] -->")
                 relative, name = args[0], args[1]
                 if edition == "student" and Path(relative).parts[0] == "solutions":
-                    out.append(HIDDEN)
+                    out.extend(student_exercise(source_dir, relative, name))
                 else:
                     out.extend(snippet(source_dir, relative, name, comments=len(args) == 2))
                 count += 1
@@ -218,13 +247,13 @@ def expand(deck: Path, source_dir: Path, results_dir: Path, edition: str) -> tup
                 args = results_match.group("args").split()
                 if len(args) != 1:
                     raise DeckError("write <!-- results: lessons/<NN_name> -->")
-                out.extend(results(results_dir, args[0]))
+                out.extend(results(results_dir, args[0], edition))
                 count += 1
             elif chart_match:
                 args = chart_match.group("args").split()
                 if len(args) != 1:
                     raise DeckError("write <!-- chart: lessons/<NN_name> -->")
-                out.extend(charts(results_dir, args[0]))
+                out.extend(charts(results_dir, args[0], edition=edition))
                 count += 1
             else:
                 out.append(line)
@@ -244,14 +273,21 @@ def main() -> int:
     args = parser.parse_args()
     results_dir = args.results_dir or args.source_dir / "slides" / "results"
 
-    args.out.mkdir(parents=True, exist_ok=True)
+    try:
+        # Never over the decks themselves, nor any directory this script did not write.
+        out = safe_output.check_output_dir(args.out, "inject.py", protect=[args.source_dir],
+                                           replace=True)
+    except safe_output.OutputRefused as error:
+        print(f"inject.py: error: {error}", file=sys.stderr)
+        return 2
+    safe_output.write_mark(out, "inject.py")
     for deck in args.decks:
         try:
             text, count = expand(deck, args.source_dir, results_dir, args.edition)
         except DeckError as error:
             print(f"inject.py: error: {error}", file=sys.stderr)
             return 1
-        (args.out / deck.name).write_text(text, encoding="utf-8")
+        (out / deck.name).write_text(text, encoding="utf-8")
         print(f"inject.py: {deck.name}: {count} directives expanded ({args.edition} edition)")
     return 0
 

@@ -18,6 +18,8 @@ from pathlib import Path
 
 SLIDES = Path(__file__).resolve().parent
 REPO = SLIDES.parent
+sys.path.insert(0, str(SLIDES))
+import exercise  # noqa: E402  (slides/exercise.py)
 INJECT = SLIDES / "inject.py"
 DECKS = sorted((SLIDES / "decks").glob("*.md"))
 LESSON_TEXT = "\n".join(p.read_text(encoding="utf-8", errors="replace")
@@ -57,8 +59,13 @@ class Decks(unittest.TestCase):
                 self.assertNotIn("<!-- results:", edition[deck.name])
                 self.assertNotIn("<!-- chart:", edition[deck.name])
             for file_name, name in directives:
+                if file_name.startswith("solutions/"):
+                    # The student deck shows the rung's exercise: the skeleton's stub and hints.
+                    found = exercise.find(REPO, file_name, name)
+                    self.assertIsNotNone(found, f"{deck.name}: no exercise for {file_name} {name}")
+                    self.assertIn("\n".join(found.lines), student[deck.name], f"{file_name} {name}")
+                    self.assertIn(f"Your exercise, in `{found.path}`", student[deck.name])
                 if file_name.startswith("solutions/") and not have_solutions:
-                    self.assertIn("(solution shown in the instructor edition)", student[deck.name])
                     continue
                 code = [line.strip() for line in region(REPO / file_name, name)
                         if line.strip() and not line.strip().startswith("//")]
@@ -69,8 +76,8 @@ class Decks(unittest.TestCase):
                 longest = max(code, key=len)
                 self.assertIn(longest, instructor[deck.name], f"{file_name} {name}")
                 if file_name.startswith("solutions/"):
-                    self.assertIn("(solution shown in the instructor edition)",
-                                  student[deck.name])
+                    self.assertNotIn("(solution shown in the instructor edition)",
+                                     student[deck.name])
                     if longest not in LESSON_TEXT:
                         self.assertNotIn(longest, student[deck.name],
                                          f"student {deck.name} shows {file_name} {name}")
@@ -105,13 +112,52 @@ class Directives(unittest.TestCase):
         self.assertNotIn("// The copy", text)
         self.assertIn("__global__ void naive_kernel", text)
 
-    def test_student_edition_hides_solutions(self):
+    def test_student_edition_shows_the_exercise_instead_of_the_solution(self):
         done, text = self.inject(
-            "<!-- snippet: solutions/02_transpose/transpose.cu padded_kernel -->\n",
+            "# Padded\n<!-- snippet: solutions/02_transpose/transpose.cu padded_kernel no-comments -->\n",
             edition="student")
         self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn("(solution shown in the instructor edition)", text)
-        self.assertNotIn("kTile + 1", text)
+        self.assertNotIn("__shared__ float tile[kTile][kTile + 1];", text)  # the solution's line
+        self.assertIn('// TODO(student): rung "padded".', text)            # the hints are kept
+        self.assertIn("__global__ void padded_kernel(", text)                # the stub
+        self.assertIn("Your exercise, in `lessons/02_transpose/transpose.cu`", text)
+        self.assertGreater(len(text.splitlines()), 6, text)  # not a title and one line
+
+    def test_exercise_rules(self):
+        cases = {("solutions/02_transpose/transpose.cu", "tiled_kernel"): "function tiled_kernel",
+                 ("solutions/02_transpose/transpose.cu", "vectorized_kernel"): "rung vectorized",
+                 ("solutions/03_matmul/matmul_stretch.cu", "warptiled_loop"): "marker warptiled_exercise",
+                 ("solutions/06_box_blur/box_blur.cu", "pipeline_streams_chunks"):
+                     "rung streams named in pipeline_streams_chunks"}
+        for (file_name, name), how in cases.items():
+            with self.subTest(name=name):
+                found = exercise.find(REPO, file_name, name)
+                self.assertIsNotNone(found)
+                self.assertEqual(found.how, how)
+                self.assertTrue(any("TODO(student)" in line for line in found.lines), found.lines)
+                self.assertFalse(any(line.lstrip().startswith("//! [") for line in found.lines))
+
+    def test_edition_markers_in_a_deck(self):
+        deck = ("# A\n<!-- instructor:begin -->\nfor instructors\n<!-- instructor:end -->\n"
+                "<!-- student:begin\nfor students\nstudent:end -->\n"
+                "<!-- snippet: lessons/nowhere.cu kernel -->\n")
+        for edition, shown, hidden in (("student", "for students", "for instructors"),
+                                       ("instructor", "for instructors", "for students")):
+            done, text = self.inject(deck.rsplit("<!-- snippet", 1)[0], edition=edition)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertIn(shown, text)
+            self.assertNotIn(hidden, text)
+            self.assertNotIn("begin", text)
+        done, _ = self.inject(deck, edition="student")  # errors keep the deck's line numbers
+        self.assertIn("deck.md:8", done.stderr)
+        done, _ = self.inject("<!-- instructor:begin -->\nnever closed\n")
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("the instructor block is never closed", done.stderr)
+
+    def test_missing_results_name_the_editions_demo(self):
+        done, text = self.inject("<!-- results: lessons/02_transpose -->\n", edition="student")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("Run `lesson02_demo_student --json` to fill this table.", text)
 
     def test_missing_marker_fails_clearly(self):
         done, _ = self.inject(

@@ -15,7 +15,9 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 out=${OUT:-$top/build/gpu-check}
-mkdir -p "$out"
+# $OUT: new, empty, or this script's own earlier output; never the course or a directory above it.
+python3 "$top/tools/safe_output.py" check-dir "$out" --tool gpu_check.sh --replace --protect "$top" || exit 2
+python3 "$top/tools/safe_output.py" mark "$out" --tool gpu_check.sh
 extra=("$@")
 [ -d .deps/usr ] && extra+=("-DCMAKE_PREFIX_PATH=$top/.deps/usr")
 jobs=$(nproc)

@@ -8,6 +8,7 @@ Usage
     python3 tools/grade.py --build-dir build --no-run         # re-score the last run
     python3 tools/grade.py --build-dir build --json results.json   # Gradescope
     python3 tools/grade.py --build-dir build --build-log build.log # name compile errors
+    python3 tools/grade.py --build-dir build --no-run --all-rows   # every row, even without a GPU
 
 Unless ``--no-run`` is given, the grader runs
 
@@ -87,8 +88,21 @@ when that one holds the first mismatch: "... 3 of 561 elements differ; first at
 ``ERROR:``, ``THREW exception``, ``CudaError`` or ``cuda error`` (or, for a
 doctest CHECK_MESSAGE, its ``logged:`` message a few lines below it);
 cut to 160 characters.  When no test printed a ``[course] gpu:`` line and
-some were skipped, the scoreboard ends with "No GPU was usable: every GPU
-test was skipped (<reason>)".
+some were skipped, the scoreboard is short: one line per lesson (tests, passed,
+skipped, points), the rows that did not pass or skip (a lesson that did not build,
+a failing CPU test) grouped by reason, then the reason the GPU tests were skipped,
+once (no driver, no device, a driver too old, ...), and what a student without a
+GPU can do. ``--all-rows`` shows every row instead.
+
+What is checked before anything is written
+------------------------------------------
+Unless ``--no-run``, BUILD must be a configured CMake build of this course
+(``CMakeCache.txt`` naming the project ``cuda_course`` and ``CTestTestfile.cmake``)
+configured from SOURCE; the grader writes only ``grade-junit.xml`` and
+``grade-ctest.log`` there.  A build configured with ``COURSE_LESSONS`` is graded
+for those lessons only.  ``--lessons`` must name lessons that exist (and that the
+build holds), and ``--json`` a file that can be written (not a directory, not a
+source file).  Each of these fails with one line and exit code 2.
 
 Outputs and exit code
 ---------------------
@@ -98,7 +112,8 @@ Outputs and exit code
 tests (CTest itself has no per-test timeout multiplier; the build's test
 definitions must read it).
 Exit code 0 whenever the scoreboard was produced (failing tests are normal);
-2 for usage errors or a missing/unreadable JUnit file.
+2 for usage errors, a build directory that is not a configured build of the
+course, an output that cannot be written, or a missing/unreadable JUnit file.
 """
 
 from __future__ import annotations
@@ -115,6 +130,9 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import safe_output  # noqa: E402  (tools/safe_output.py: where outputs may go)
 
 # --------------------------------------------------------------------------
 # Constants
@@ -305,6 +323,8 @@ class Scoreboard:
     ceilings: List[Tuple[str, str]]
     warnings: List[str]
     all_skipped_reason: Optional[str]
+    skip_reasons: List[str] = field(default_factory=list)
+    all_rows_command: str = "python3 tools/grade.py --build-dir <build> --no-run --all-rows"
 
 
 # --------------------------------------------------------------------------
@@ -337,6 +357,9 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
                         help="the build's log: a lesson that did not build shows its first error")
     parser.add_argument("--timeout-scale", type=float, metavar="F",
                         help=f"export {TIMEOUT_SCALE_ENV}=F to ctest, for slow GPUs")
+    parser.add_argument("--all-rows", action="store_true",
+                        help="show every row, also when no GPU was usable (default: one line "
+                             "per lesson then)")
     args = parser.parse_args(argv)
     if args.timeout_scale is not None and args.timeout_scale <= 0:
         parser.error("--timeout-scale must be positive")
@@ -467,6 +490,82 @@ def load_lessons(source_dir: Path, selected: Optional[List[str]]) -> Tuple[List[
         title = LESSON_DIR_RE.match(directory.name).group(2)  # type: ignore[union-attr]
         lessons.append(Lesson(number=number, title=title, tests=tests))
     return lessons, warnings
+
+
+# --------------------------------------------------------------------------
+# The build directory and the lessons asked for
+# --------------------------------------------------------------------------
+
+PROJECT_NAME = "cuda_course"
+CONFIGURE_HINT = "configure and build it first: cmake --workflow --preset grade"
+
+
+def read_cmake_cache(path: Path) -> Dict[str, str]:
+    """NAME -> value of every entry of a CMakeCache.txt."""
+    entries: Dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        match = re.match(r"^([A-Za-z_][\w.+-]*)(?::[A-Z_]+)?=(.*)$", line)
+        if match:
+            entries[match.group(1)] = match.group(2)
+    return entries
+
+
+def check_build_dir(build_dir: Path, source_dir: Path) -> Optional[List[str]]:
+    """Raise UsageError unless build_dir is a configured build of this course from source_dir;
+    return the lessons it was configured with (COURSE_LESSONS), or None for all."""
+    if not build_dir.exists():
+        raise UsageError(f"build directory {build_dir} does not exist ({CONFIGURE_HINT})")
+    if not build_dir.is_dir():
+        raise UsageError(f"{build_dir} is not a directory")
+    cache_path = build_dir / "CMakeCache.txt"
+    if not cache_path.is_file():
+        raise UsageError(f"{build_dir} is not a configured CMake build directory "
+                         f"(no CMakeCache.txt; {CONFIGURE_HINT})")
+    try:
+        cache = read_cmake_cache(cache_path)
+    except OSError as err:
+        raise UsageError(f"cannot read {cache_path}: {err.strerror}") from None
+    if cache.get("CMAKE_PROJECT_NAME") != PROJECT_NAME:
+        raise UsageError(f"{build_dir} is a build of {cache.get('CMAKE_PROJECT_NAME') or 'another project'}, "
+                         f"not of this course ({PROJECT_NAME})")
+    configured_from = cache.get(f"{PROJECT_NAME}_SOURCE_DIR") or cache.get("CMAKE_HOME_DIRECTORY")
+    if configured_from and Path(configured_from).resolve() != source_dir.resolve():
+        raise UsageError(f"{build_dir} was configured from {configured_from}, not from "
+                         f"{source_dir} (pass --source-dir {configured_from})")
+    if not (build_dir / "CTestTestfile.cmake").is_file():
+        raise UsageError(f"{build_dir} has no CTestTestfile.cmake: its configuration did not "
+                         f"finish ({CONFIGURE_HINT})")
+    lessons = [item.strip() for item in cache.get("COURSE_LESSONS", "").split(";") if item.strip()]
+    return normalize_lessons(lessons) if lessons else None
+
+
+def select_lessons(source_dir: Path, asked: Optional[List[str]],
+                   built: Optional[List[str]]) -> Optional[List[str]]:
+    """The lessons to grade: those asked for, each of which must exist (and be in the build),
+    else those the build holds, else all (None)."""
+    lessons_root = source_dir / "lessons"
+    if not lessons_root.is_dir():
+        raise UsageError(f"no lessons/ directory under {source_dir} (use --source-dir)")
+    known = sorted(find_lesson_dirs(lessons_root))
+    if asked:
+        unknown = [number for number in asked if number not in known]
+        if unknown:
+            raise UsageError(f"--lessons: no lesson {', '.join(unknown)} in {lessons_root} "
+                             f"(the lessons are {' '.join(known) or 'none'})")
+        if built is not None:
+            absent = [number for number in asked if number not in built]
+            if absent:
+                raise UsageError(f"--lessons: lesson {', '.join(absent)} is not in this build "
+                                 f"(configured with COURSE_LESSONS={';'.join(built)}; reconfigure "
+                                 f"with -DCOURSE_LESSONS= to build every lesson)")
+        return asked
+    if built is not None:
+        unknown = [number for number in built if number not in known]
+        if unknown:
+            raise UsageError(f"the build was configured with COURSE_LESSONS={';'.join(built)}, "
+                             f"but {lessons_root} has no lesson {', '.join(unknown)}")
+        return built
+    return None
 
 
 # --------------------------------------------------------------------------
@@ -822,6 +921,14 @@ def all_skipped_reason(results: List[TestResult], gpu: Optional[str]) -> Optiona
     return None
 
 
+def distinct_skip_reasons(results: List[TestResult]) -> List[str]:
+    reasons: List[str] = []
+    for result in results:
+        if result.status == SKIP and result.reason not in reasons:
+            reasons.append(result.reason)
+    return reasons
+
+
 def build_scoreboard(lessons: List[Lesson], results: List[TestResult], warnings: List[str],
                      build_log: str = "") -> Scoreboard:
     if not results:
@@ -830,7 +937,8 @@ def build_scoreboard(lessons: List[Lesson], results: List[TestResult], warnings:
     gpu = find_gpu(results)
     return Scoreboard(lessons=all_lessons, rows=rows, gpu=gpu,
                       ceilings=find_ceilings(results), warnings=warnings,
-                      all_skipped_reason=all_skipped_reason(results, gpu))
+                      all_skipped_reason=all_skipped_reason(results, gpu),
+                      skip_reasons=distinct_skip_reasons(results))
 
 
 def totals_of(rows: Iterable[Row]) -> Totals:
@@ -914,15 +1022,70 @@ def render_lesson(lesson: Lesson, rows: List[Row], colour: Colouriser) -> List[s
 
 
 def render_header(board: Scoreboard) -> List[str]:
-    lines = ["CUDA course scoreboard", f"GPU: {board.gpu or 'no GPU seen'}"]
+    gpu = board.gpu or ("none usable" if board.all_skipped_reason is not None else "no GPU seen")
+    lines = ["CUDA course scoreboard", f"GPU: {gpu}"]
     if board.ceilings:
         lines.append("ceilings: " + "; ".join(f"{name} = {value}" for name, value in board.ceilings))
     lines.append("")
     return lines
 
 
-def render_scoreboard(board: Scoreboard, colour: Colouriser) -> str:
+NO_GPU_SUMMARY_HEADER = ("lesson", "tests", "passed", "skipped", "other", "points")
+NO_GPU_ADVICE = (
+    "Without a GPU you can still:",
+    "  - write the kernels and build: a lesson that does not compile shows as NOT BUILT above,",
+    "    with the compiler's first error, and the CPU tests (argument checks, integrity) run;",
+    "  - check your logic against the CPU reference of each lesson (lessons/NN_*/*_cpu.hpp);",
+    "  - grade on any machine with an NVIDIA GPU of compute capability 7.5 or newer and its",
+    "    driver (a lab machine, a cluster node, a cloud or Colab GPU), with the same command.",
+)
+
+
+def render_no_gpu(board: Scoreboard, colour: Colouriser) -> List[str]:
+    """The short scoreboard of a run where no GPU was usable: a line per lesson, the rows that
+    neither passed nor skipped (grouped by reason), the skip reason once, and what to do."""
+    table = [list(NO_GPU_SUMMARY_HEADER)]
+    others: List[Tuple[str, str, str, List[str]]] = []  # lesson, status, reason, tests
+    skipped_total = 0
+    for lesson in board.lessons:
+        rows = board.rows.get(lesson.number, [])
+        passed = sum(1 for row in rows if row.status == PASS)
+        skipped = sum(1 for row in rows if row.status == SKIP)
+        skipped_total += skipped
+        table.append([f"{lesson.number} {lesson.title}", str(len(rows)), str(passed), str(skipped),
+                      str(len(rows) - passed - skipped), totals_of(rows).text()])
+        for row in rows:
+            if row.status in (PASS, SKIP):
+                continue
+            for group in others:
+                if group[:3] == (lesson.number, row.status, row.reason):
+                    group[3].append(row.name)
+                    break
+            else:
+                others.append((lesson.number, row.status, row.reason, [row.name]))
+    widths = column_widths(table)
+    lines = [format_cells(table[0], widths, None, colour)]
+    lines += [format_cells(cells, widths, None, colour) for cells in table[1:]]
+    if others:
+        lines += ["", "Rows that neither passed nor were skipped:"]
+        for lesson, status, reason, tests in others:
+            names = tests[0] if len(tests) == 1 else f"{len(tests)} tests ({tests[0]}, ...)"
+            lines.append(f"{INDENT}{lesson}  {colour(status, status)}  {names}"
+                         + (f": {reason}" if reason else ""))
+    lines += ["", f"Total: {grand_totals(board).text()}"]
+    lines += [f"warning: {warning}" for warning in board.warnings]
+    reasons = board.skip_reasons or [board.all_skipped_reason or "no reason given"]
+    lines += ["", f"No GPU was usable, so the {skipped_total} GPU tests were skipped: "
+                  f"{reasons[0]}."]
+    lines += [f"  (also: {reason})" for reason in reasons[1:3]]
+    lines += ["", *NO_GPU_ADVICE, f"Every row: {board.all_rows_command}"]
+    return lines
+
+
+def render_scoreboard(board: Scoreboard, colour: Colouriser, all_rows: bool = False) -> str:
     lines = render_header(board)
+    if board.all_skipped_reason is not None and not all_rows:
+        return "\n".join(lines + render_no_gpu(board, colour)) + "\n"
     for lesson in board.lessons:
         lines += render_lesson(lesson, board.rows.get(lesson.number, []), colour)
     lines.append(f"Total: {grand_totals(board).text()}")
@@ -986,7 +1149,7 @@ def write_json(path: Path, data: Dict[str, object]) -> None:
 # --------------------------------------------------------------------------
 
 
-def obtain_results(args: argparse.Namespace) -> Tuple[List[TestResult], float]:
+def obtain_results(args: argparse.Namespace, known_lessons: Iterable[str] = ()) -> Tuple[List[TestResult], float]:
     """Run ctest (unless --no-run) and read its JUnit file; return results and seconds."""
     build_dir: Path = args.build_dir.resolve()
     default_junit = build_dir / JUNIT_NAME
@@ -995,8 +1158,6 @@ def obtain_results(args: argparse.Namespace) -> Tuple[List[TestResult], float]:
         junit = (args.junit or default_junit).resolve()
         seconds = None
     else:
-        if not build_dir.is_dir():
-            raise UsageError(f"build directory {build_dir} does not exist (configure and build first)")
         junit = default_junit
         if junit.exists():
             junit.unlink()  # never score a stale file if ctest fails to write one
@@ -1009,9 +1170,19 @@ def obtain_results(args: argparse.Namespace) -> Tuple[List[TestResult], float]:
     results = parse_results(root, read_ctest_log(matching_ctest_log(junit)))
     if args.lessons:
         results = [r for r in results if r.lesson in args.lessons]
+    else:
+        results = [r for r in results if r.lesson is None or r.lesson in known_lessons]
     if seconds is None:
         seconds = sum(result.duration for result in results)
     return results, seconds
+
+
+def shown_path(path: Path) -> str:
+    """path relative to the current directory when it lies below it, else as it is."""
+    try:
+        return str(path.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def read_build_log(path: Optional[Path]) -> str:
@@ -1037,12 +1208,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parse_args(argv)
     configure_stdout()
     try:
-        lessons, warnings = load_lessons(args.source_dir.resolve(), args.lessons)
-        results, seconds = obtain_results(args)
-        board = build_scoreboard(lessons, results, warnings, read_build_log(args.build_log))
-        plain = render_scoreboard(board, no_colour)
+        source_dir = args.source_dir.resolve()
+        built = None if args.no_run else check_build_dir(args.build_dir.resolve(), source_dir)
+        args.lessons = select_lessons(source_dir, args.lessons, built)
+        if args.json:
+            try:
+                args.json = safe_output.check_output_file(args.json, protect=[source_dir])
+            except safe_output.OutputRefused as err:
+                raise UsageError(f"--json: {err}") from None
+        build_log = read_build_log(args.build_log)
+        lessons, warnings = load_lessons(source_dir, args.lessons)
+        results, seconds = obtain_results(args, [lesson.number for lesson in lessons])
+        board = build_scoreboard(lessons, results, warnings, build_log)
+        board.all_rows_command = shlex.join(["python3", shown_path(Path(__file__).resolve()),
+                                             "--build-dir", shown_path(args.build_dir.resolve()),
+                                             "--no-run", "--all-rows"])
+        plain = render_scoreboard(board, no_colour, args.all_rows)
         coloured = use_colour(args.color, sys.stdout)
-        sys.stdout.write(render_scoreboard(board, ansi_colour) if coloured else plain)
+        sys.stdout.write(render_scoreboard(board, ansi_colour, args.all_rows) if coloured else plain)
         sys.stdout.flush()
         if args.json:
             write_json(args.json, gradescope_json(board, plain, seconds))

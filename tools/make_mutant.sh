@@ -6,6 +6,14 @@
 set -euo pipefail
 [ $# -eq 5 ] || { sed -n 2,5p "$0" >&2; exit 2; }
 solution=$1 edited=$2 out=$3 what=$4 expect=$5
+[[ "$out" == *.patch ]] || { echo "make_mutant: error: the output must be a .patch file, not $out" >&2; exit 2; }
+[ ! -d "$out" ] || { echo "make_mutant: error: $out is a directory" >&2; exit 2; }
+if [ -e "$out" ] && [ "$(head -c 7 "$out")" != "Mutant:" ]; then
+  echo "make_mutant: error: refusing to overwrite $out: it is not a mutant patch" >&2
+  exit 2
+fi
+[ -f "$solution" ] || { echo "make_mutant: error: no solution file $solution" >&2; exit 2; }
+[ -f "$edited" ] || { echo "make_mutant: error: no edited copy $edited" >&2; exit 2; }
 {
   printf 'Mutant: %s\nExpect: %s\n\n' "$what" "$expect"
   diff -u --label "a/$solution" --label "b/$solution" "$solution" "$edited" || [ $? -eq 1 ]

@@ -4,7 +4,7 @@
 Usage
 -----
     python3 tools/student_edition.py OUT_DIR            # OUT_DIR must not exist, or be empty
-    python3 tools/student_edition.py OUT_DIR --force    # replace OUT_DIR
+    python3 tools/student_edition.py OUT_DIR --force    # replace an edition written there before
     python3 tools/student_edition.py OUT_DIR --git-init # and make it a git repository, one commit
     python3 tools/student_edition.py OUT_DIR --worktree # from the working tree, not from HEAD
     cmake --build build/dev --target student_edition    # the same, into build/dev/student-edition
@@ -19,26 +19,48 @@ files never), less what only instructors need:
 * ``tests/hostile/``, ``tests/cluster/``  the grader's own integrity and cluster tests;
 * ``docs/pages/instructor/``      the docs pages that show solution code;
 * ``notes/``                      the instructors' performance notes on the solutions;
-* ``tools/cluster/``, ``tools/make_mutant.sh``, ``tools/gpu_check.sh``, this script and its test.
+* ``slides/results/README.md``    how to measure the decks' results again with the solutions;
+* ``tools/cluster/``, ``tools/make_mutant.sh``, ``tools/gpu_check.sh``, this script and the
+  tests that need them.
+
+The edition's texts (every ``.md`` file: the README, the lesson READMEs, the docs pages, the
+decks) are written as students read them: ``<!-- instructor:begin -->`` ... ``<!-- instructor:end
+-->`` blocks are removed and ``<!-- student:begin`` ... ``student:end -->`` blocks are shown
+(tools/edition_text.py), so the edition describes itself and names no file it lacks.
+
+Where it writes: OUT_DIR may not be the source tree, inside it (except where git ignores, e.g.
+``build/``) or above it, ``/`` or the home directory, and it must be new or empty, or hold an
+edition that this script wrote before (its mark, ``.course-output``), which ``--force``
+replaces. The edition is written beside OUT_DIR first and takes its place only once complete,
+so a failure leaves OUT_DIR as it was.
 
 Without ``solutions/`` the build switches the solutions, the mutants and the instructor editions
 of the docs and slides off by itself, so the edition configures, builds and grades on its own
 (``cmake --workflow --preset grade``).  The script refuses to write an edition that still holds
 a solution file, byte for byte, under another name.
 
-Exit code 0 on success, 1 if the edition could not be written, 2 for usage errors.
+Exit code 0 on success, 1 if the edition could not be written, 2 for usage errors and refused
+output directories.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import os
 import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 from pathlib import Path, PurePosixPath
 from typing import Iterable, List, Optional, Sequence
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import edition_text  # noqa: E402  (tools/edition_text.py)
+import safe_output  # noqa: E402  (tools/safe_output.py)
+
+TOOL = "student_edition.py"
 
 # Tracked paths that the edition leaves out: a directory prefix (ending in '/') or a file.
 EXCLUDED = (
@@ -47,11 +69,15 @@ EXCLUDED = (
     "tests/cluster/",
     "docs/pages/instructor/",
     "notes/",
+    "slides/results/README.md",
     "tools/cluster/",
     "tools/make_mutant.sh",
     "tools/gpu_check.sh",
     "tools/student_edition.py",
     "tests/unit/test_student_edition.py",
+    "tests/unit/test_edition_text.py",
+    "tests/unit/test_outputs.py",
+    "tests/unit/test_fresh_clone.py",
 )
 # Any directory of this name, at any depth (tests/NN_name/mutants/).
 EXCLUDED_DIR_NAMES = ("mutants",)
@@ -59,6 +85,13 @@ EXCLUDED_DIR_NAMES = ("mutants",)
 
 class EditionError(Exception):
     """The edition cannot be written; reported with exit code 1."""
+
+
+def first_line(text: str) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if not lines:
+        return "(no message)"
+    return lines[0] + (f" (and {len(lines) - 1} more lines)" if len(lines) > 1 else "")
 
 
 def is_excluded(path: str) -> bool:
@@ -75,7 +108,9 @@ def git(source: Path, *args: str) -> bytes:
     except FileNotFoundError:
         raise EditionError("git is needed to list the course's files") from None
     except subprocess.CalledProcessError as err:
-        raise EditionError(f"git {' '.join(args)} in {source}: {err.stderr.decode().strip()}") from None
+        command = " ".join(args[:2]) if len(args) > 2 else " ".join(args)
+        raise EditionError(f"git {command} in {source}: "
+                           f"{first_line(err.stderr.decode(errors='replace'))}") from None
 
 
 def worktree_files(source: Path) -> List[str]:
@@ -94,14 +129,6 @@ def edition_files(source: Path, rev: Optional[str]) -> List[str]:
     """The edition's files: of commit rev, or of the working tree when rev is None."""
     paths = worktree_files(source) if rev is None else commit_files(source, rev)
     return [path for path in paths if not is_excluded(path)]
-
-
-def prepare_out_dir(out: Path, force: bool) -> None:
-    if out.exists() and any(out.iterdir()):
-        if not force:
-            raise EditionError(f"{out} exists and is not empty (use --force to replace it)")
-        shutil.rmtree(out)
-    out.mkdir(parents=True, exist_ok=True)
 
 
 def copy_files(source: Path, out: Path, paths: Iterable[str]) -> int:
@@ -133,32 +160,99 @@ def leaked_solutions(source: Path, out: Path) -> List[str]:
                   if p.is_file() and p.read_bytes() in solution_bytes)
 
 
+def apply_edition_markers(out: Path) -> int:
+    """Rewrite every text of the edition as students read it; return how many changed."""
+    changed = 0
+    for path in sorted(out.rglob("*")):
+        if path.suffix not in edition_text.SUFFIXES or not path.is_file() or path.is_symlink():
+            continue
+        text = path.read_text(encoding="utf-8")
+        if not edition_text.has_markers(text):
+            continue
+        try:
+            shown = edition_text.apply(text, "student", where=str(path.relative_to(out)))
+        except edition_text.MarkerError as err:
+            raise EditionError(str(err)) from None
+        path.write_text(shown, encoding="utf-8")
+        changed += 1
+    return changed
+
+
 def git_init(out: Path) -> None:
-    """Make the edition a repository with one commit, as students would clone it."""
+    """Make the edition a repository with one commit, as students would clone it (the mark of
+    this script stays out of it)."""
     identity = ["-c", "user.name=course", "-c", "user.email=course@localhost"]
-    for command in (["init", "-q"], ["add", "-A"], [*identity, "commit", "-q", "-m", "Student edition"]):
-        subprocess.run(["git", "-C", str(out), *command], check=True)
+    try:
+        subprocess.run(["git", "-C", str(out), "init", "-q"], check=True, capture_output=True)
+        with (out / ".git" / "info" / "exclude").open("a", encoding="utf-8") as exclude:
+            exclude.write(f"/{safe_output.MARK}\n")
+        for command in (["add", "-A"], [*identity, "commit", "-q", "-m", "Student edition"]):
+            subprocess.run(["git", "-C", str(out), *command], check=True, capture_output=True)
+    except subprocess.CalledProcessError as err:
+        raise EditionError(f"git {err.cmd[3]} in the edition: "
+                           f"{first_line(err.stderr.decode(errors='replace'))}") from None
+
+
+def check_out_dir(source: Path, out: Path, force: bool) -> Path:
+    """The resolved OUT_DIR, or safe_output.OutputRefused (exit code 2)."""
+    return safe_output.check_output_dir(out, TOOL, protect=[source], replace=force,
+                                        replace_hint="use --force to replace it")
+
+
+def current_umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def put_in_place(staged: Path, out: Path) -> None:
+    """Move the complete edition staged beside out to out, replacing what check_out_dir allowed
+    (nothing, an empty directory, or an edition this script wrote)."""
+    if out.is_dir() and not any(out.iterdir()):
+        out.rmdir()
+    if out.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+        os.replace(out, old / "edition")
+        os.replace(staged, out)
+        shutil.rmtree(old)
+    else:
+        os.replace(staged, out)
 
 
 def write_edition(source: Path, out: Path, force: bool = False, init: bool = False,
                   rev: Optional[str] = "HEAD") -> int:
     """Write the edition of source (commit rev; None: the working tree) into out; return the
-    number of files written."""
+    number of files written. Nothing is written or removed before every check has passed, and
+    a failure leaves out as it was."""
     source = source.resolve()
-    out = out.resolve()
-    if out == source or source in out.parents and not str(out.relative_to(source)).startswith("build"):
-        raise EditionError(f"write the edition outside the source tree, or under its build/ ({out})")
+    git(source, "rev-parse", "--git-dir")  # a repository, or one clear line
+    out = check_out_dir(source, out, force)
     paths = edition_files(source, rev)
     if not paths:
         raise EditionError(f"no files in {source} ({rev or 'working tree'})")
-    prepare_out_dir(out, force)
-    count = copy_files(source, out, paths) if rev is None else extract_commit(source, rev, out, paths)
-    leaks = leaked_solutions(source, out)
-    if leaks:
-        shutil.rmtree(out)
-        raise EditionError("solution code would leak into the edition: " + ", ".join(leaks))
-    if init:
-        git_init(out)
+    created = [d for d in (out.parent, *out.parent.parents) if not d.exists()]  # deepest first
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staged = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    try:
+        count = copy_files(source, staged, paths) if rev is None else \
+            extract_commit(source, rev, staged, paths)
+        apply_edition_markers(staged)
+        leaks = leaked_solutions(source, staged)
+        if leaks:
+            raise EditionError("solution code would leak into the edition: " + ", ".join(leaks))
+        safe_output.write_mark(staged, TOOL)
+        if init:
+            git_init(staged)
+        staged.chmod(0o777 & ~current_umask())  # mkdtemp makes it private
+        put_in_place(staged, out)
+    except BaseException:
+        shutil.rmtree(staged, ignore_errors=True)
+        for directory in created:  # the parents made for OUT_DIR, if still empty
+            try:
+                directory.rmdir()
+            except OSError:
+                break
+        raise
     return count
 
 
@@ -167,7 +261,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("out", type=Path, nargs="?", metavar="OUT_DIR", help="where to write the edition")
     parser.add_argument("--source-dir", type=Path, default=Path(__file__).resolve().parent.parent,
                         help="the course repository (default: the parent of tools/)")
-    parser.add_argument("--force", action="store_true", help="replace OUT_DIR if it is not empty")
+    parser.add_argument("--force", action="store_true",
+                        help="replace OUT_DIR if it holds an edition this script wrote before")
     parser.add_argument("--git-init", action="store_true",
                         help="make OUT_DIR a git repository holding the edition in one commit")
     parser.add_argument("--list", action="store_true",
@@ -190,8 +285,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("\n".join(edition_files(args.source_dir.resolve(), rev)))
             return 0
         count = write_edition(args.source_dir, args.out, args.force, args.git_init, rev)
-    except (EditionError, OSError, tarfile.TarError, subprocess.CalledProcessError) as err:
+    except safe_output.OutputRefused as err:
         print(f"student_edition.py: error: {err}", file=sys.stderr)
+        return 2
+    except (EditionError, OSError, tarfile.TarError, subprocess.CalledProcessError) as err:
+        print(f"student_edition.py: error: {first_line(str(err))}", file=sys.stderr)
         return 1
     print(f"student edition: {count} files in {args.out.resolve()}")
     return 0

@@ -150,14 +150,25 @@ std::string try_rung(const std::function<void()>& launch) {
   }
 }
 
+std::string demo_program_name(const char* argv0, const std::string& lesson) {
+  std::string name = argv0 != nullptr ? argv0 : "";
+  if (const auto slash = name.find_last_of("/\\"); slash != std::string::npos)
+    name = name.substr(slash + 1);
+  if (name.empty()) name = "lesson" + lesson.substr(0, 2) + "_demo";
+  return name;
+}
+
 int run_demo(int argc, char** argv, const DemoSpec& spec) {
-  CLI::App app(spec.description, "demo_" + spec.lesson);
+  const std::string program = demo_program_name(argc > 0 ? argv[0] : nullptr, spec.lesson);
+  CLI::App app(spec.description, program);
   DemoOptions options;
   app.add_option("--size", options.size, spec.size_help);
   app.add_option("--variant", options.variants, "rungs to run (repeatable; default: all)")
       ->check(CLI::IsMember(spec.variant_names));
-  app.add_option("--block", options.block, "threads per block, where the lesson lets you choose")
-      ->check(CLI::Range(0, 1024));
+  if (spec.takes_block) {
+    app.add_option("--block", options.block, "threads per block (default: the lesson's)")
+        ->check(CLI::Range(0, 1024));
+  }
   app.add_option("--repeat", options.repeat, "timed runs per rung (median reported)")
       ->check(CLI::Range(1, 10000));
   auto* csv = app.add_flag("--csv", options.csv, "print CSV instead of a table");
@@ -181,7 +192,7 @@ int run_demo(int argc, char** argv, const DemoSpec& spec) {
     if (auto problem = spec.validate(options)) return usage_error(*problem);
   }
   if (const auto& reason = gpu_unavailable_reason()) {
-    std::cerr << "demo_" << spec.lesson << ": cannot run: " << *reason << "\n";
+    std::cerr << program << ": cannot run: " << *reason << "\n";
     return 77;
   }
   if (options.json || options.csv) ceilings::set_announce_stream(stderr);
@@ -201,7 +212,7 @@ int run_demo(int argc, char** argv, const DemoSpec& spec) {
       }
     }
   } catch (const std::exception& error) {
-    std::cerr << "demo_" << spec.lesson << ": " << error.what() << "\n";
+    std::cerr << program << ": " << error.what() << "\n";
     return 1;
   }
   return 0;

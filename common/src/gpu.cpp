@@ -9,24 +9,57 @@
 
 namespace course {
 
+namespace {
+
+// "12.4" from CUDA's version number 12040.
+std::string cuda_version(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+// Why no kernel can run here, naming the real cause: no driver at all, a driver older than the
+// runtime this build links, no device, or a device too old for the course.
+std::optional<std::string> find_unavailable_reason() {
+  int driver = 0;
+  int runtime = 0;
+  // Both only report versions: 0 for the driver when none is installed (no libcuda.so.1).
+  if (cudaDriverGetVersion(&driver) != cudaSuccess) driver = 0;
+  if (cudaRuntimeGetVersion(&runtime) != cudaSuccess) runtime = CUDART_VERSION;
+  if (driver == 0)
+    return std::string(
+        "no NVIDIA driver is installed (libcuda.so.1 is missing, or only a stub), so no kernel "
+        "can run on this machine");
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status == cudaErrorInsufficientDriver)
+    return "the NVIDIA driver supports CUDA " + cuda_version(driver) +
+           ", older than the CUDA runtime this build uses (" + cuda_version(runtime) +
+           "): update the driver, or build with an older CUDA toolkit";
+  if (status == cudaErrorNoDevice || (status == cudaSuccess && count == 0)) {
+    std::string reason = "the NVIDIA driver (CUDA " + cuda_version(driver) +
+                         ") is installed but finds no CUDA device";
+    if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"); visible != nullptr)
+      reason += std::string(" (CUDA_VISIBLE_DEVICES=\"") + visible + "\" hides the others)";
+    return reason;
+  }
+  if (status != cudaSuccess)
+    return std::string("no usable CUDA device: cudaGetDeviceCount failed with ") +
+           cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + "; driver CUDA " +
+           cuda_version(driver) + ", runtime " + cuda_version(runtime) + ")";
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) return std::string("cudaGetDevice failed");
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, device) != cudaSuccess)
+    return std::string("cudaGetDeviceProperties failed");
+  if (prop.major * 10 + prop.minor < kMinComputeCapability)
+    return std::string(prop.name) + " has compute capability " + std::to_string(prop.major) +
+           "." + std::to_string(prop.minor) + "; the course needs 7.5 or newer";
+  return std::nullopt;
+}
+
+}  // namespace
+
 const std::optional<std::string>& gpu_unavailable_reason() {
-  static const std::optional<std::string> reason = []() -> std::optional<std::string> {
-    int count = 0;
-    const cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess)
-      return std::string("no usable CUDA device (cudaGetDeviceCount: ") +
-             cudaGetErrorString(status) + ")";
-    if (count == 0) return std::string("no CUDA device found");
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess) return std::string("cudaGetDevice failed");
-    cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, device) != cudaSuccess)
-      return std::string("cudaGetDeviceProperties failed");
-    if (prop.major * 10 + prop.minor < kMinComputeCapability)
-      return std::string(prop.name) + " has compute capability " + std::to_string(prop.major) +
-             "." + std::to_string(prop.minor) + "; the course needs 7.5 or newer";
-    return std::nullopt;
-  }();
+  static const std::optional<std::string> reason = find_unavailable_reason();
   return reason;
 }
 

@@ -189,6 +189,16 @@ class FakeCourse:
             (lesson / "README.md").write_text(text, encoding="utf-8")
         (self.source / "lessons" / "notes").mkdir()  # not a lesson directory
 
+    def configure(self, lessons: str = "", project: str = "cuda_course",
+                  source: Optional[Path] = None) -> None:
+        """Make the build directory look like a configured CMake build of the course."""
+        (self.build / "CMakeCache.txt").write_text(
+            "# This is the CMakeCache file.\n"
+            f"CMAKE_PROJECT_NAME:STATIC={project}\n"
+            f"{project}_SOURCE_DIR:STATIC={source or self.source}\n"
+            f"COURSE_LESSONS:STRING={lessons}\n", encoding="utf-8")
+        (self.build / "CTestTestfile.cmake").write_text("# CMake generated\n", encoding="utf-8")
+
     def write_junit(self, cases: List[str], name: str = "grade-junit.xml") -> Path:
         path = self.build / name
         path.write_text(junit(cases), encoding="utf-8")
@@ -451,26 +461,86 @@ class ScoreboardOutput(CourseTestCase):
         cases = [testcase(f"lesson02/student/{name}", status="notrun", children=skipped, output=line)
                  for name in ("table.correct", "tiled.correct")]
         self.course.write_junit(cases)
-        code, out, _ = self.course.grade("--lessons", "02")
+        code, out, _ = self.course.grade("--lessons", "02", "--all-rows")
         self.assertEqual(code, 0)
-        self.assertIn("GPU: no GPU seen", out)
+        self.assertIn("GPU: none usable", out)
         self.assertRegex(self.row_line(out, "tiled.correct"), r"SKIP .* 0/3$")
         self.assertEqual(out.rstrip().splitlines()[-1],
                          "No GPU was usable: every GPU test was skipped "
                          "(no usable CUDA device (cudaErrorNoDevice: no CUDA-capable device)).")
 
     def test_no_gpu_with_cpu_tests_passing(self) -> None:
-        # Without a GPU the CPU tests pass and every GPU test says why it was skipped.
+        # Without a GPU the CPU tests pass and every GPU test says why it was skipped (--all-rows).
         skipped = '<skipped message="SKIP_RETURN_CODE=77"/>'
         line = "[course] SKIPPED: no usable CUDA device (cudaErrorNoDevice)\n"
         cases = [testcase(f"lesson02/student/{name}", status="notrun", children=skipped, output=line)
                  for name in ("table.correct", "tiled.correct", "tiled.speed")]
         cases.append(testcase("lesson02/student/launcher.bad_arguments", output="[course] seed: 1\n"))
         self.course.write_junit(cases)
-        _, out, _ = self.course.grade("--lessons", "02", "--color", "never")
+        _, out, _ = self.course.grade("--lessons", "02", "--color", "never", "--all-rows")
         self.assertEqual(out.count("↳ no usable CUDA device (cudaErrorNoDevice)"), 3)
         self.assertRegex(self.row_line(out, "launcher.bad_arguments"), r"PASS .* 1/1$")
         self.assertIn("No GPU was usable: every GPU test was skipped", out)
+
+    def no_gpu_run(self, reason: str) -> List[str]:
+        """Every GPU test of both lessons skipped with reason; the CPU rows pass."""
+        skipped = '<skipped message="SKIP_RETURN_CODE=77"/>'
+        cases = [testcase(f"lesson{lesson}/student/{name}", status="notrun", children=skipped,
+                          output=f"[course] SKIPPED: {reason}\n")
+                 for lesson, names in (("01", ("poly.correct", "poly.speed")),
+                                       ("02", ("table.correct", "table.speed", "tiled.correct",
+                                               "tiled.speed", "vectorized.speed")))
+                 for name in names]
+        cases.append(testcase("lesson02/student/launcher.bad_arguments"))
+        cases.append(testcase("lesson02/student/integrity"))
+        return cases
+
+    def test_no_gpu_scoreboard_is_short(self) -> None:
+        reason = ("no NVIDIA driver is installed (libcuda.so.1 is missing, or only a stub), so no "
+                  "kernel can run on this machine")
+        self.course.write_junit(self.no_gpu_run(reason))
+        code, out, _ = self.course.grade("--color", "never")
+        self.assertEqual(code, 0)
+        lines = out.rstrip().splitlines()
+        self.assertIn("GPU: none usable", lines)
+        # One line per lesson, no row of its own for a skipped test, the reason exactly once.
+        self.assertRegex(out, r"\n  01 constant_memory\s+2\s+0\s+2\s+0\s+0/5\n")
+        self.assertRegex(out, r"\n  02 transpose\s+7\s+2\s+5\s+0\s+1/9 \(\+bonus 0/2\)\n")
+        self.assertNotIn("SKIP", out)
+        self.assertNotIn("tiled.correct", out)
+        self.assertEqual(out.count(reason), 1)
+        self.assertIn(f"No GPU was usable, so the 7 GPU tests were skipped: {reason}.", out)
+        self.assertIn("Without a GPU you can still:", out)
+        self.assertIn("--all-rows", out)
+        self.assertIn("Total: 1/14 (+bonus 0/2)", out)
+        self.assertLess(len(lines), 25, out)
+
+    def test_no_gpu_scoreboard_keeps_what_the_student_must_fix(self) -> None:
+        # A lesson that did not build, without a GPU: one grouped line with the compiler's error.
+        cases = [case for case in self.no_gpu_run("the NVIDIA driver is installed but finds no CUDA device")
+                 if "lesson01/" not in case]
+        missing = '<skipped message="Unable to find executable"/>'
+        cases += [testcase(f"lesson01/student/{name}", status="notrun", children=missing,
+                           output="Unable to find executable: /b/lesson01_test_student")
+                  for name in ("poly.correct", "poly.speed")]
+        self.course.write_junit(cases)
+        log = self.course.build / "build.log"
+        log.write_text("/w/src/lessons/01_constant_memory/constant_memory.cu(12): error: expected a \";\"\n",
+                       encoding="utf-8")
+        _, out, _ = self.course.grade("--color", "never", "--build-log", str(log))
+        self.assertIn("01  NOT BUILT  2 tests (poly.correct, ...): not built: "
+                      "lessons/01_constant_memory/constant_memory.cu(12): error: expected a \";\"", out)
+        self.assertIn("finds no CUDA device", out)
+        self.assertEqual(out.count("NOT BUILT"), 2, out)  # the grouped line and the advice
+
+    def test_no_gpu_json_still_lists_every_test(self) -> None:
+        self.course.write_junit(self.no_gpu_run("no NVIDIA driver is installed"))
+        path = self.course.build / "results.json"
+        self.course.grade("--json", str(path))
+        data = json.loads(path.read_text(encoding="utf-8"))
+        self.assertEqual(len(data["tests"]), 8 + 1)  # every README row, and the integrity check
+        self.assertIn("skipped: no NVIDIA driver is installed",
+                      [t["output"] for t in data["tests"] if t["name"] == "lesson02 tiled.correct"][0])
 
     def test_build_log_names_the_compile_error(self) -> None:
         missing = '<skipped message="Unable to find executable"/>'
@@ -718,9 +788,129 @@ class ExitCodes(CourseTestCase):
         self.assertEqual(proc.returncode, 2)
 
     def test_two_when_ctest_missing(self) -> None:
+        self.course.configure()
         proc = self.run_cli("--ctest", str(self.course.build / "no-such-ctest"))
         self.assertEqual(proc.returncode, 2)
         self.assertIn("not found", proc.stderr)
+
+
+FAKE_CTEST = textwrap.dedent("""\
+    #!/usr/bin/env python3
+    # Stands in for ctest: writes the JUnit file that $FAKE_CTEST_JUNIT holds, where asked.
+    import os, shutil, sys
+    junit = sys.argv[sys.argv.index("--output-junit") + 1]
+    shutil.copyfile(os.environ["FAKE_CTEST_JUNIT"], junit)
+    print("fake ctest:", " ".join(sys.argv[1:]))
+    """)
+
+
+class BadInput(CourseTestCase):
+    """Every bad input: one line, exit code 2, and nothing written anywhere."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.fake_ctest()
+
+    def snapshot(self) -> dict:
+        root = Path(self._tmp.name)
+        return {str(p.relative_to(root)): (p.stat().st_mtime_ns, p.stat().st_size)
+                for p in sorted(root.rglob("*"))}
+
+    def run_cli(self, *args: str, env: Optional[dict] = None) -> subprocess.CompletedProcess:
+        environment = dict(os.environ, **(env or {}))
+        return subprocess.run([sys.executable, str(GRADE_PY), *args], capture_output=True,
+                              text=True, encoding="utf-8", env=environment, check=False)
+
+    def assert_refused(self, proc: subprocess.CompletedProcess, words: str, before: dict) -> None:
+        self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
+        self.assertEqual(proc.stdout, "")
+        lines = proc.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, proc.stderr)
+        self.assertTrue(lines[0].startswith("grade.py: error: "), lines[0])
+        self.assertIn(words, lines[0])
+        self.assertEqual(self.snapshot(), before, "grade.py wrote something before refusing")
+
+    def grade_args(self, *extra: str) -> List[str]:
+        return ["--build-dir", str(self.course.build), "--source-dir", str(self.course.source),
+                "--ctest", str(self.fake_ctest()), *extra]
+
+    def fake_ctest(self) -> Path:
+        path = Path(self._tmp.name) / "tools" / "ctest"
+        if not path.exists():
+            path.parent.mkdir()
+            path.write_text(FAKE_CTEST, encoding="utf-8")
+            path.chmod(0o755)
+            (Path(self._tmp.name) / "tools" / "junit.xml").write_text(junit(MIXED_CASES), encoding="utf-8")
+        return path
+
+    def test_unconfigured_build_directory(self) -> None:
+        self.fake_ctest()
+        before = self.snapshot()
+        self.assert_refused(self.run_cli(*self.grade_args()), "is not a configured CMake build directory", before)
+
+    def test_missing_build_directory(self) -> None:
+        self.fake_ctest()
+        before = self.snapshot()
+        args = self.grade_args()
+        args[1] = str(self.course.build / "nowhere")
+        self.assert_refused(self.run_cli(*args), "does not exist", before)
+
+    def test_a_build_of_another_project(self) -> None:
+        self.course.configure(project="something_else")
+        before = self.snapshot()
+        self.assert_refused(self.run_cli(*self.grade_args()), "not of this course", before)
+
+    def test_a_build_of_another_source_tree(self) -> None:
+        self.course.configure(source=Path(self._tmp.name) / "other")
+        before = self.snapshot()
+        self.assert_refused(self.run_cli(*self.grade_args()), "was configured from", before)
+
+    def test_an_unfinished_configuration(self) -> None:
+        self.course.configure()
+        (self.course.build / "CTestTestfile.cmake").unlink()
+        before = self.snapshot()
+        self.assert_refused(self.run_cli(*self.grade_args()), "configuration did not finish", before)
+
+    def test_unknown_lesson(self) -> None:
+        self.course.configure()
+        before = self.snapshot()
+        self.assert_refused(self.run_cli(*self.grade_args("--lessons", "99")),
+                            "--lessons: no lesson 99", before)
+        self.course.write_junit(MIXED_CASES)
+        before = self.snapshot()
+        self.assert_refused(self.run_cli(*self.grade_args("--no-run", "--lessons", "99")),
+                            "no lesson 99", before)
+
+    def test_lesson_not_in_the_build(self) -> None:
+        self.course.configure(lessons="01")
+        before = self.snapshot()
+        self.assert_refused(self.run_cli(*self.grade_args("--lessons", "02")),
+                            "lesson 02 is not in this build (configured with COURSE_LESSONS=01", before)
+
+    def test_unwritable_json(self) -> None:
+        self.course.configure()
+        for target, words in ((self.course.build, "is a directory"),
+                              (Path(self._tmp.name) / "no" / "such" / "results.json", "no directory"),
+                              (self.course.source / "lessons" / "02_transpose" / "README.md",
+                               "it is a source file")):
+            with self.subTest(target=target):
+                if words == "it is a source file":
+                    subprocess.run(["git", "init", "-q", str(self.course.source)], check=True)
+                    subprocess.run(["git", "-C", str(self.course.source), "add", "-A"], check=True)
+                before = self.snapshot()
+                self.assert_refused(self.run_cli(*self.grade_args("--json", str(target))),
+                                    words, before)
+
+    def test_a_configured_build_is_graded_and_only_its_lessons(self) -> None:
+        self.course.configure(lessons="02")
+        env = {"FAKE_CTEST_JUNIT": str(Path(self._tmp.name) / "tools" / "junit.xml")}
+        proc = self.run_cli(*self.grade_args("--color", "never", "--json",
+                                             str(self.course.build / "results.json")), env=env)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("Lesson 02", proc.stdout)
+        self.assertNotIn("Lesson 01", proc.stdout)  # not in the build: not graded, not NOT RUN
+        self.assertIn("-R ^lesson(02)/", (self.course.build / "grade-ctest.log").read_text())
+        self.assertTrue((self.course.build / "results.json").is_file())
 
 
 class CtestInvocation(unittest.TestCase):

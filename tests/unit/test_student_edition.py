@@ -5,12 +5,15 @@
 
 1. tools/student_edition.py writes the edition of the working tree (uncommitted changes
    included) into DIR/src, replacing what was there;
-2. the edition holds no solution, mutant, instructor page or instructor tool;
+2. the edition holds no solution, mutant, instructor page or instructor tool, and its texts are
+   the students' (the edition markers applied: no instructor block, the student blocks shown);
 3. it configures with -DCOURSE_LESSONS=01 and the solutions, mutants and instructor docs are off;
 4. it builds lesson 01 and the harness (targets lesson01_test_student, lesson01_demo_student);
+   the demo's usage names the binary;
 5. its student tests pass or fail by their exit code alone (no PASS/FAIL/SKIP regular
    expression, no WILL_FAIL), with a TIMEOUT and SKIP_RETURN_CODE 77;
-6. its own tools/grade.py grades it and writes a results.json.
+6. its own tools/grade.py grades it and writes a results.json; without a GPU the scoreboard is
+   the short one, with the reason once.
 
 Build cost: only lesson 01 and the harness are built (nvcc is slow and CI has two cores; the
 whole clean build must stay within 15 minutes), through ccache when the build finds it, with
@@ -34,10 +37,15 @@ TARGETS = [f"lesson{LESSON}_test_student", f"lesson{LESSON}_demo_student"]
 MUST_BE_ABSENT = ["solutions", "tests/01_constant_memory/mutants", "tests/02_transpose/mutants",
                   "tests/hostile", "tests/cluster", "docs/pages/instructor", "notes",
                   "tools/cluster", "tools/make_mutant.sh", "tools/gpu_check.sh",
-                  "tools/student_edition.py", "tests/unit/test_student_edition.py"]
+                  "tools/student_edition.py", "tests/unit/test_student_edition.py",
+                  "tests/unit/test_outputs.py", "tests/unit/test_edition_text.py",
+                  "tests/unit/test_fresh_clone.py", "slides/results/README.md"]
 MUST_BE_PRESENT = ["CMakeLists.txt", "CMakePresets.json", "README.md", "tools/grade.py",
                    "common/src/test_main.cpp", "lessons/01_constant_memory/constant_memory.cu",
-                   "tests/01_constant_memory/test_constant_memory.cpp"]
+                   "tests/01_constant_memory/test_constant_memory.cpp", "tools/safe_output.py",
+                   "tools/edition_text.py", ".course-output"]
+sys.path.insert(0, str(REPO / "tools"))
+import edition_text  # noqa: E402
 
 
 def run(command: List[str], log: Path, env: dict) -> None:
@@ -58,6 +66,21 @@ def check_layout(src: Path) -> None:
     assert not missing, f"the edition lacks {missing}"
     stray = [str(p.relative_to(src)) for p in src.rglob("*.patch")]
     assert not stray, f"the edition holds patches: {stray}"
+
+
+def check_texts(src: Path) -> None:
+    """Every text of the edition is the students' edition of this repository's text."""
+    for path in sorted(src.rglob("*.md")):
+        relative = path.relative_to(src)
+        source = REPO / relative
+        if not source.is_file():
+            continue
+        expected = edition_text.apply(source.read_text(encoding="utf-8"), "student")
+        assert path.read_text(encoding="utf-8") == expected, f"{relative}: not the student text"
+    readme = (src / "README.md").read_text(encoding="utf-8")
+    assert "This is the **student edition**" in readme, "the edition's README does not say what it is"
+    for instructor_only in ("## Grading a class", "tools/student_edition.py", "solutions/NN_name"):
+        assert instructor_only not in readme, f"the edition's README names {instructor_only}"
 
 
 def check_cache(build: Path) -> None:
@@ -85,6 +108,13 @@ def check_student_tests(build: Path, env: dict) -> int:
     return len(student)
 
 
+def check_demo_usage(build: Path, env: dict) -> None:
+    demo = build / "lessons" / "01_constant_memory" / TARGETS[1]
+    shown = subprocess.run([str(demo), "--help"], env=env, capture_output=True, text=True, check=False)
+    assert shown.returncode == 0, shown.stderr
+    assert f"{TARGETS[1]} [OPTIONS]" in shown.stdout, f"the usage does not name {TARGETS[1]}:\n{shown.stdout}"
+
+
 def check_grade(src: Path, build: Path, work: Path, env: dict) -> None:
     results = work / "results.json"
     run([sys.executable, str(src / "tools/grade.py"), "--build-dir", str(build), "--source-dir",
@@ -95,7 +125,11 @@ def check_grade(src: Path, build: Path, work: Path, env: dict) -> None:
     bad_arguments = names[f"lesson{LESSON} launcher.bad_arguments"]
     assert bad_arguments["status"] == "passed", bad_arguments  # a CPU test: passes everywhere
     assert all(name.startswith(f"lesson{LESSON} ") for name in names), list(names)
-    print((work / "grade.log").read_text(encoding="utf-8"))
+    board = (work / "grade.log").read_text(encoding="utf-8")
+    if "GPU: none usable" in board:  # the short scoreboard: a line per lesson, the reason once
+        assert "No GPU was usable, so the" in board and "Without a GPU you can still:" in board, board
+        assert "SKIP" not in board, board
+    print(board)
 
 
 def main() -> int:
@@ -111,9 +145,13 @@ def main() -> int:
     env.pop("COURSE_CPU_ONLY", None)  # the grade run decides by itself whether there is a GPU
 
     print(f"student edition check in {work}", flush=True)
+    if src.exists() and not (src / ".course-output").is_file():
+        # An edition from before editions were marked: this test's own scratch, removed by hand.
+        subprocess.run(["cmake", "-E", "rm", "-rf", str(src)], check=True)
     run([sys.executable, str(REPO / "tools/student_edition.py"), str(src), "--force", "--worktree"],
         work / "export.log", env)
     check_layout(src)
+    check_texts(src)
     if build.exists():
         subprocess.run(["cmake", "-E", "rm", "-rf", str(build)], check=True)
     run(["cmake", "-S", str(src), "-B", str(build), "-G", args.generator,
@@ -121,6 +159,7 @@ def main() -> int:
     check_cache(build)
     run(["cmake", "--build", str(build), "-j", str(args.jobs), "--target", *TARGETS],
         work / "build.log", env)
+    check_demo_usage(build, env)
     count = check_student_tests(build, env)
     check_grade(src, build, work, env)
     print(f"student edition: exported, configured, built and graded ({count} student tests)")

@@ -10,7 +10,10 @@ submission gets a row, also one whose task never wrote its results ("missing").
 Columns: submission, status (graded | not graded | missing), score (points earned, bonus
 included), max (the sum of the tests' max_score: stretch points are extra credit, not in it),
 then one column per test ("lesson01 poly_constant.correct", ...) with the points it earned.
-Without --csv the CSV goes to stdout. Exit code 0, or 2 for usage errors.
+Without --csv the CSV goes to stdout. Every input is checked before anything is written: a
+RESULTS_DIR that is not a directory (or, without --list, holds no submission), a --list that is
+missing, unreadable or empty, a --csv that cannot be written (its directory is missing, it is a
+directory, or a source file of the course) each get one line and exit code 2.
 """
 
 from __future__ import annotations
@@ -21,6 +24,10 @@ import json
 import sys
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tools"))
+import safe_output  # noqa: E402  (tools/safe_output.py)
 
 FIXED = ["submission", "status", "score", "max"]
 
@@ -67,19 +74,59 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+class UsageError(Exception):
+    """Bad input; one line, exit code 2."""
+
+
+def read_list(path: Path) -> List[str]:
+    """The submission names of a list (one path per line)."""
+    if not path.exists():
+        raise UsageError(f"no list file {path}")
+    if not path.is_file():
+        raise UsageError(f"{path} is not a file (--list: one submission path per line)")
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        raise UsageError(f"cannot read {path}: {getattr(err, 'strerror', None) or err}") from None
+    names = [Path(line.strip()).name for line in lines if line.strip()]
+    if not names:
+        raise UsageError(f"no submissions in {path}")
+    return names
+
+
+def check_inputs(args: argparse.Namespace) -> Optional[List[str]]:
+    """Every input checked, nothing written; the listed names (None without --list)."""
+    if not args.results_dir.exists():
+        raise UsageError(f"no directory {args.results_dir}")
+    if not args.results_dir.is_dir():
+        raise UsageError(f"{args.results_dir} is not a directory")
+    listed = read_list(args.list) if args.list else None
+    if listed is None and not any(p.is_dir() for p in args.results_dir.iterdir()):
+        raise UsageError(f"no submission results in {args.results_dir} (one directory per "
+                         f"submission, as grade_task.sh writes them)")
+    if args.csv:
+        try:
+            args.csv = safe_output.check_output_file(args.csv, protect=[REPO])
+        except safe_output.OutputRefused as err:
+            raise UsageError(f"--csv: {err}") from None
+    return listed
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parse_args(argv)
-    if not args.results_dir.is_dir():
-        print(f"collect.py: no directory {args.results_dir}", file=sys.stderr)
+    try:
+        listed = check_inputs(args)
+    except UsageError as err:
+        print(f"collect.py: error: {err}", file=sys.stderr)
         return 2
-    listed = None
-    if args.list:
-        lines = args.list.read_text(encoding="utf-8").splitlines()
-        listed = [Path(line.strip()).name for line in lines if line.strip()]
     rows = collect(args.results_dir, listed)
     if args.csv:
-        with args.csv.open("w", encoding="utf-8", newline="") as stream:
-            write_csv(rows, stream)
+        try:
+            with args.csv.open("w", encoding="utf-8", newline="") as stream:
+                write_csv(rows, stream)
+        except OSError as err:
+            print(f"collect.py: error: cannot write {args.csv}: {err.strerror}", file=sys.stderr)
+            return 2
         print(f"collect: {len(rows)} submissions -> {args.csv}")
     else:
         write_csv(rows, sys.stdout)

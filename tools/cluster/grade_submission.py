@@ -16,7 +16,12 @@
    appears, with score 0 and the reason.
 
 OUT also gets build.log and submission.json (the submission's path and the files taken from it).
-Exit code 0 when OUT/results.json was written, 1 otherwise, 2 for usage errors.
+Every input is checked before anything is written: EDITION must be a student edition, DIR an
+existing directory, --lessons lessons that the edition has, --scratch a writable directory, and
+OUT new, empty, or an earlier output of this script (its mark, .course-output), never this
+repository, the edition or the submission, inside them or above them, `/` or the home directory.
+Exit code 0 when OUT/results.json was written, 1 otherwise, 2 for usage errors and refused
+outputs (one line each).
 """
 
 from __future__ import annotations
@@ -40,6 +45,14 @@ SKELETON_RE = re.compile(
     r"\bSKELETON\b(.*?)(?=\b(?:GIVEN|SOLUTION|TEST|DEMO|DEMO_BAD_OPTIONS|TIMEOUT)\b|\))", re.DOTALL)
 LESSON_DIR_RE = re.compile(r"^(\d{2})_")
 GRADE_PY = Path(__file__).resolve().parents[1] / "grade.py"  # the instructors' grader
+REPO = Path(__file__).resolve().parents[2]
+TOOL = "grade_submission.py"
+sys.path.insert(0, str(REPO / "tools"))
+import safe_output  # noqa: E402  (tools/safe_output.py)
+
+
+class UsageError(Exception):
+    """Bad input; one line, exit code 2."""
 
 
 def skeleton_files(edition: Path, lessons: Optional[List[str]]) -> List[str]:
@@ -88,16 +101,49 @@ def failure_results(out: Path, why: str, seconds: float) -> None:
     (out / "results.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
+def check_inputs(args: argparse.Namespace) -> tuple[Path, Path, Path]:
+    """(edition, submission, out), resolved, or UsageError; nothing is written."""
+    edition, submission = args.edition.resolve(), args.submission.resolve()
+    if not edition.is_dir():
+        raise UsageError(f"no edition directory {args.edition}")
+    if not (edition / "tools/grade.py").is_file() or not (edition / "lessons").is_dir() \
+            or not (edition / "CMakeLists.txt").is_file():
+        raise UsageError(f"{args.edition} is not a student edition (tools/student_edition.py "
+                         f"writes one)")
+    if (edition / "solutions").exists():
+        raise UsageError(f"{args.edition} holds solutions/: grade against the student edition")
+    if not submission.exists():
+        raise UsageError(f"no submission directory {args.submission}")
+    if not submission.is_dir():
+        raise UsageError(f"{args.submission} is not a directory")
+    if args.lessons:
+        known = sorted(p.name[:2] for p in (edition / "lessons").iterdir()
+                       if p.is_dir() and LESSON_DIR_RE.match(p.name))
+        unknown = [number for number in args.lessons if number not in known]
+        if unknown:
+            raise UsageError(f"--lessons: no lesson {', '.join(unknown)} in the edition "
+                             f"(its lessons are {' '.join(known)})")
+    if args.scratch is not None:
+        if not args.scratch.is_dir():
+            raise UsageError(f"--scratch: no directory {args.scratch}")
+        if not os.access(args.scratch, os.W_OK | os.X_OK):
+            raise UsageError(f"--scratch: {args.scratch} is not writable")
+    try:
+        out = safe_output.check_output_dir(args.out, TOOL, protect=[REPO, edition, submission],
+                                           replace=True)
+    except safe_output.OutputRefused as err:
+        raise UsageError(f"--out: {err}") from None
+    return edition, submission, out
+
+
 def grade(args: argparse.Namespace) -> int:
     started = time.monotonic()
-    edition, submission, out = args.edition.resolve(), args.submission.resolve(), args.out.resolve()
-    if not (edition / "tools/grade.py").is_file() or not (edition / "lessons").is_dir():
-        print(f"grade_submission.py: {edition} is not a student edition", file=sys.stderr)
+    try:
+        edition, submission, out = check_inputs(args)
+    except UsageError as err:
+        print(f"grade_submission.py: error: {err}", file=sys.stderr)
         return 2
-    if not submission.is_dir():
-        print(f"grade_submission.py: no submission directory {submission}", file=sys.stderr)
-        return 2
-    out.mkdir(parents=True, exist_ok=True)
+    safe_output.write_mark(out, TOOL)
     (out / "results.json").unlink(missing_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="course-grade-", dir=args.scratch))
     src, build = scratch / "src", scratch / "build"
@@ -167,6 +213,8 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
         bad = [n for n in args.lessons if not re.fullmatch(r"\d{2}", n)]
         if bad:
             parser.error(f"--lessons takes two-digit numbers, not {bad}")
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
     return args
 
 

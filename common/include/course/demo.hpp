@@ -73,6 +73,10 @@ struct DemoSpec {
   std::string description;                  ///< one line for --help
   std::string size_help;                    ///< what --size takes, e.g. "ROWSxCOLS (8192x8192)"
   std::vector<std::string> variant_names;   ///< accepted by --variant
+  /// True when the lesson lets the user choose the threads per block: --block is offered.
+  /// False for a lesson whose block shapes are fixed: --block is neither shown in the usage
+  /// nor accepted (it is refused as an unknown option, with the usage).
+  bool takes_block = true;
   /// Adds lesson-specific options (may be empty).
   std::function<void(CLI::App&)> add_options;
   /// Checks the options; returns an error message, or nothing when they are fine. Runs before
@@ -83,9 +87,14 @@ struct DemoSpec {
 };
 
 /// Parses the command line, validates it, checks for a GPU, runs the demo and prints its tables.
-/// Returns the process exit code: 0, 2 for bad options (after printing the usage), 1 for a
-/// failure, 77 when no GPU is usable.
+/// The usage and the messages name the program as it was called (the basename of argv[0], e.g.
+/// lesson02_demo_student). Returns the process exit code: 0, 2 for bad options (after printing
+/// the usage), 1 for a failure, 77 when no GPU is usable.
 int run_demo(int argc, char** argv, const DemoSpec& spec);
+
+/// The name a demo goes by in its usage: the basename of @p argv0, or "lesson<NN>_demo" (from
+/// @p lesson, e.g. "02_transpose") when argv0 is null or empty.
+[[nodiscard]] std::string demo_program_name(const char* argv0, const std::string& lesson);
 
 /// Runs @p launch once, classifying the outcome: "ok" (no exception), "not implemented", or the
 /// first words of the error.

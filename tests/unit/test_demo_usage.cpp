@@ -1,0 +1,80 @@
+// The demos' usage: it names the program as it was called, and offers no option the lesson
+// refuses (DemoSpec::takes_block). CPU only: --help and bad options return before any GPU work.
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "course/demo.hpp"
+#include "course/testing.hpp"
+
+namespace {
+
+struct Captured {
+  int code = 0;
+  std::string out;
+  std::string err;
+};
+
+// Runs run_demo() on the given arguments (argv[0] first) with std::cout and std::cerr captured.
+Captured run(const course::DemoSpec& spec, std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (auto& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  std::ostringstream out;
+  std::ostringstream err;
+  auto* old_out = std::cout.rdbuf(out.rdbuf());
+  auto* old_err = std::cerr.rdbuf(err.rdbuf());
+  Captured result;
+  result.code = course::run_demo(static_cast<int>(args.size()), argv.data(), spec);
+  std::cout.rdbuf(old_out);
+  std::cerr.rdbuf(old_err);
+  result.out = out.str();
+  result.err = err.str();
+  return result;
+}
+
+course::DemoSpec spec(bool takes_block) {
+  course::DemoSpec demo;
+  demo.lesson = "02_transpose";
+  demo.description = "Lesson 02: a test of the usage.";
+  demo.size_help = "ROWSxCOLS";
+  demo.variant_names = {"naive", "tiled"};
+  demo.takes_block = takes_block;
+  demo.run = [](const course::DemoOptions&) { return std::vector<course::LadderReport>{}; };
+  return demo;
+}
+
+}  // namespace
+
+TEST_SUITE("cpu") {
+  TEST_CASE("demo usage names the binary as it was called") {
+    const auto help = run(spec(true), {"/some/build/lessons/02_transpose/lesson02_demo_student", "--help"});
+    CHECK(help.code == 0);
+    CHECK(help.out.find("lesson02_demo_student") != std::string::npos);
+    CHECK(help.out.find("demo_02_transpose") == std::string::npos);
+    CHECK(help.out.find("/some/build") == std::string::npos);
+
+    const auto bad = run(spec(true), {"./lesson02_demo_solution", "--repeat", "0"});
+    CHECK(bad.code == 2);
+    CHECK(bad.err.find("usage: lesson02_demo_solution [OPTIONS]") != std::string::npos);
+
+    CHECK(course::demo_program_name(nullptr, "02_transpose") == "lesson02_demo");
+    CHECK(course::demo_program_name("", "11_sorting") == "lesson11_demo");
+    CHECK(course::demo_program_name("lesson05_demo_student", "05_reduction") == "lesson05_demo_student");
+  }
+
+  TEST_CASE("a lesson whose block shapes are fixed neither offers nor accepts --block") {
+    const auto with_block = run(spec(true), {"lesson02_demo_student", "--help"});
+    CHECK(with_block.out.find("--block") != std::string::npos);
+
+    const auto help = run(spec(false), {"lesson02_demo_student", "--help"});
+    CHECK(help.code == 0);
+    CHECK(help.out.find("--block") == std::string::npos);
+
+    const auto refused = run(spec(false), {"lesson02_demo_student", "--block", "128"});
+    CHECK(refused.code == 2);
+    CHECK(refused.err.find("--block") != std::string::npos);
+    CHECK(refused.err.find("usage: lesson02_demo_student") != std::string::npos);
+  }
+}

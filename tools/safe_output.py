@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Where the course's tools may write, and what they may replace.
+
+Every tool that deletes or overwrites (student_edition.py, tools/cluster/*, grade.py's --json)
+asks this module first. An output directory is refused, with one line and exit code 2, when it is
+
+* ``/`` or the home directory;
+* a protected tree (the course's source tree, an edition, a submission), inside one (unless
+  the place is one git ignores, e.g. ``build/``), or above one (it contains it);
+* not a directory;
+* not empty and not written by the same tool: a tool marks every directory it writes with a
+  file ``.course-output`` (``{"tool": ...}``), and replaces only a directory that carries its
+  own mark (student_edition.py only with ``--force``).
+
+An output file is refused when it is a directory, a file that git tracks in a protected tree
+(a source file), or its directory does not exist or cannot be written.
+
+Command line, for the shell tools (tools/cluster/submit.sh, tools/gpu_check.sh):
+
+    safe_output.py check-dir DIR --tool NAME [--protect TREE]... [--replace]
+    safe_output.py mark DIR --tool NAME
+    safe_output.py check-file FILE [--protect TREE]...
+
+``check-dir`` exits 0 when DIR may be written (it does not exist, is empty, or carries NAME's
+mark), else prints ``<NAME>: error: <why>`` to stderr and exits 2. ``mark`` creates DIR if needed
+and writes the mark.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Iterable, Optional, Sequence
+
+MARK = ".course-output"
+EXIT_REFUSED = 2
+
+
+class OutputRefused(Exception):
+    """The output may not be written there; one line, exit code 2."""
+
+
+def _resolve(path: Path) -> Path:
+    return Path(os.path.abspath(os.path.expanduser(str(path)))).resolve()
+
+
+def _home() -> Optional[Path]:
+    try:
+        return _resolve(Path.home())
+    except (RuntimeError, KeyError, OSError):
+        return None
+
+
+def git_ignores(tree: Path, path: Path) -> bool:
+    """True when git ignores path (inside the repository tree), e.g. build/ of the course."""
+    try:
+        relative = path.relative_to(tree)
+    except ValueError:
+        return False
+    if not (tree / ".git").exists():
+        # Not a repository (an unpacked edition): only its build/ directories are outputs.
+        return relative.parts[:1] == ("build",)
+    try:
+        result = subprocess.run(["git", "-C", str(tree), "check-ignore", "-q", "--no-index",
+                                 str(relative) + "/"], capture_output=True, check=False)
+    except OSError:
+        return relative.parts[:1] == ("build",)
+    return result.returncode == 0
+
+
+def git_tracks(tree: Path, path: Path) -> bool:
+    """True when path is a file git tracks in the repository tree."""
+    try:
+        relative = path.relative_to(tree)
+    except ValueError:
+        return False
+    if not (tree / ".git").exists():
+        return False
+    try:
+        result = subprocess.run(["git", "-C", str(tree), "ls-files", "--error-unmatch", "--",
+                                 str(relative)], capture_output=True, check=False)
+    except OSError:
+        return False
+    return result.returncode == 0
+
+
+def read_mark(directory: Path) -> Optional[str]:
+    """The tool named by directory's mark, or None when it has none (or an unreadable one)."""
+    mark = directory / MARK
+    if mark.is_symlink() or not mark.is_file():
+        return None
+    try:
+        data = json.loads(mark.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    tool = data.get("tool") if isinstance(data, dict) else None
+    return tool if isinstance(tool, str) else None
+
+
+def write_mark(directory: Path, tool: str) -> None:
+    """Mark directory as written by tool (creating it if needed)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / MARK).write_text(json.dumps({"tool": tool}) + "\n", encoding="utf-8")
+
+
+def _protected(trees: Iterable[Optional[Path]]) -> list[Path]:
+    return [_resolve(tree) for tree in trees if tree is not None]
+
+
+def _nearest_existing(path: Path) -> Path:
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
+def check_output_dir(out: Path, tool: str, protect: Iterable[Optional[Path]] = (),
+                     replace: bool = False, replace_hint: str = "") -> Path:
+    """The resolved output directory, or OutputRefused saying why it may not be written.
+
+    replace: the tool may replace a directory that carries its own mark; without it such a
+    directory is refused too, with replace_hint (e.g. "use --force to replace it")."""
+    given = out
+    out = _resolve(out)
+    if out == Path(out.anchor):
+        raise OutputRefused(f"refusing to write to {out}: it is the root directory")
+    home = _home()
+    if home is not None and out == home:
+        raise OutputRefused(f"refusing to write to {given}: it is the home directory")
+    if home is not None and out in home.parents:
+        raise OutputRefused(f"refusing to write to {given}: it contains the home directory")
+    for tree in _protected(protect):
+        if out == tree:
+            raise OutputRefused(f"refusing to write to {given}: it is {tree} itself")
+        if out in tree.parents:
+            raise OutputRefused(f"refusing to write to {given}: it contains {tree}")
+        if tree in out.parents and not git_ignores(tree, out):
+            raise OutputRefused(f"refusing to write to {given}: it is inside {tree} "
+                                f"(choose a directory outside it, or under its build/)")
+    if out.exists() or out.is_symlink():
+        if not out.is_dir():
+            raise OutputRefused(f"refusing to write to {given}: it exists and is not a directory")
+        try:
+            entries = [entry.name for entry in out.iterdir()]
+        except OSError as err:
+            raise OutputRefused(f"cannot read {given}: {err.strerror}") from None
+        if entries:
+            owner = read_mark(out)
+            if owner is None:
+                raise OutputRefused(f"refusing to write to {given}: it is not empty and was not "
+                                    f"written by {tool} (choose a new or empty directory)")
+            if owner != tool:
+                raise OutputRefused(f"refusing to write to {given}: it was written by {owner}, "
+                                    f"not by {tool}")
+            if not replace:
+                hint = f" ({replace_hint})" if replace_hint else ""
+                raise OutputRefused(f"refusing to replace {given}: it holds an earlier output "
+                                    f"of {tool}{hint}")
+        if not os.access(out, os.W_OK | os.X_OK):
+            raise OutputRefused(f"cannot write to {given}: permission denied")
+    else:
+        parent = _nearest_existing(out.parent)
+        if not parent.is_dir():
+            raise OutputRefused(f"cannot create {given}: {parent} is not a directory")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise OutputRefused(f"cannot create {given}: {parent} is not writable")
+    return out
+
+
+def check_output_file(path: Path, protect: Iterable[Optional[Path]] = ()) -> Path:
+    """The resolved output file, or OutputRefused: a directory, a source file that git tracks in
+    a protected tree, or a place that cannot be written."""
+    given = path
+    path = _resolve(path)
+    if path.is_dir():
+        raise OutputRefused(f"cannot write {given}: it is a directory")
+    for tree in _protected(protect):
+        if path.exists() and git_tracks(tree, path):
+            raise OutputRefused(f"refusing to overwrite {given}: it is a source file of {tree}")
+    if path.exists():
+        if not os.access(path, os.W_OK):
+            raise OutputRefused(f"cannot write {given}: permission denied")
+    else:
+        parent = path.parent
+        if not parent.is_dir():
+            raise OutputRefused(f"cannot write {given}: no directory {parent}")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise OutputRefused(f"cannot write {given}: {parent} is not writable")
+    return path
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description="May a course tool write here?")
+    commands = parser.add_subparsers(dest="command", required=True)
+    check_dir = commands.add_parser("check-dir", help="may DIR be written by --tool?")
+    check_dir.add_argument("path", type=Path, metavar="DIR")
+    check_dir.add_argument("--tool", required=True)
+    check_dir.add_argument("--protect", type=Path, action="append", default=[], metavar="TREE")
+    check_dir.add_argument("--replace", action="store_true",
+                           help="a directory carrying the tool's own mark may be replaced")
+    mark = commands.add_parser("mark", help="mark DIR as written by --tool")
+    mark.add_argument("path", type=Path, metavar="DIR")
+    mark.add_argument("--tool", required=True)
+    check_file = commands.add_parser("check-file", help="may FILE be written?")
+    check_file.add_argument("path", type=Path, metavar="FILE")
+    check_file.add_argument("--tool", default="safe_output.py")
+    check_file.add_argument("--protect", type=Path, action="append", default=[], metavar="TREE")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "check-dir":
+            check_output_dir(args.path, args.tool, args.protect, replace=args.replace)
+        elif args.command == "mark":
+            write_mark(_resolve(args.path), args.tool)
+        else:
+            check_output_file(args.path, args.protect)
+    except OutputRefused as err:
+        print(f"{args.tool}: error: {err}", file=sys.stderr)
+        return EXIT_REFUSED
+    except OSError as err:
+        print(f"{args.tool}: error: {err}", file=sys.stderr)
+        return EXIT_REFUSED
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
