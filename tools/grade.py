@@ -286,6 +286,7 @@ class Row:
     points_max: Optional[int]
     reason: str = ""
     measurement: Measurement = field(default_factory=Measurement)
+    seconds: float = 0.0
 
 
 @dataclass
@@ -357,12 +358,20 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
                         help="the build's log: a lesson that did not build shows its first error")
     parser.add_argument("--timeout-scale", type=float, metavar="F",
                         help=f"export {TIMEOUT_SCALE_ENV}=F to ctest, for slow GPUs")
+    parser.add_argument("--jobs", "-j", type=int, metavar="N", default=min(os.cpu_count() or 1, 8),
+                        help="rows run at once (default: the CPUs, at most 8); timed rows always "
+                             "run alone")
+    parser.add_argument("--quick", action="store_true",
+                        help="correctness only: skip the timed rows and the sanitizer row, for "
+                             "iterating on one rung (the grade needs a full run)")
     parser.add_argument("--all-rows", action="store_true",
                         help="show every row, also when no GPU was usable (default: one line "
                              "per lesson then)")
     args = parser.parse_args(argv)
     if args.timeout_scale is not None and args.timeout_scale <= 0:
         parser.error("--timeout-scale must be positive")
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
     if args.lessons:
         try:
             args.lessons = normalize_lessons(args.lessons)
@@ -573,12 +582,22 @@ def select_lessons(source_dir: Path, asked: Optional[List[str]],
 # --------------------------------------------------------------------------
 
 
-def ctest_command(ctest: str, build_dir: Path, junit: Path, lessons: Optional[List[str]]) -> List[str]:
+def ctest_command(ctest: str, build_dir: Path, junit: Path, lessons: Optional[List[str]],
+                  jobs: int = 1, quick: bool = False) -> List[str]:
     command = [ctest, "--test-dir", str(build_dir), "-L", "student",
                "--output-junit", str(junit), "--no-tests=ignore"]
+    if jobs > 1:
+        command += ["-j", str(jobs)]  # the timed rows are RUN_SERIAL: they still run alone
+    if quick:
+        command += ["-LE", QUICK_EXCLUDED_LABELS]
     if lessons:
         command += ["-R", f"^lesson({'|'.join(lessons)})/"]
     return command
+
+
+# Labels of the rows --quick leaves out: the timed rows and the sanitizer row.
+QUICK_EXCLUDED_LABELS = "^(perf|sanitize)$"
+QUICK_REASON = "not run with --quick (correctness only)"
 
 
 def run_ctest(command: List[str], log_path: Path, timeout_scale: Optional[float]) -> float:
@@ -856,7 +875,7 @@ def graded_row(lesson: str, test: GradedTest, result: Optional[TestResult], buil
         error = first_build_error(build_log, lesson)
         reason = f"not built: {error}" if error else reason
     return Row(lesson, test.name, test.kind, result.status, got, test.points,
-               reason=shorten(reason), measurement=result.measurement)
+               reason=shorten(reason), measurement=result.measurement, seconds=result.duration)
 
 
 INTEGRITY = "integrity"
@@ -1016,7 +1035,9 @@ def render_lesson(lesson: Lesson, rows: List[Row], colour: Colouriser) -> List[s
         lines.append(format_cells(cells, widths, status_column, colour))
         if row.status != PASS and row.reason:
             lines.append(reason_indent + row.reason)
-    lines.append(f"{INDENT}subtotal: {totals_of(rows).text()}")
+    seconds = sum(row.seconds for row in rows)
+    lines.append(f"{INDENT}subtotal: {totals_of(rows).text()}" +
+                 (f" · {seconds:.1f} s" if seconds > 0 else ""))
     lines.append("")
     return lines
 
@@ -1162,12 +1183,14 @@ def obtain_results(args: argparse.Namespace, known_lessons: Iterable[str] = ()) 
         if junit.exists():
             junit.unlink()  # never score a stale file if ctest fails to write one
         print(f"Running ctest; its output goes to {log_path}", flush=True)
-        seconds = run_ctest(ctest_command(args.ctest, build_dir, junit, args.lessons), log_path,
-                            args.timeout_scale)
+        seconds = run_ctest(ctest_command(args.ctest, build_dir, junit, args.lessons,
+                                          args.jobs, args.quick), log_path, args.timeout_scale)
     if not args.no_run and not junit.exists():
         raise UsageError(f"ctest wrote no JUnit file {junit}; see {log_path}")
     root = read_junit(junit)
     results = parse_results(root, read_ctest_log(matching_ctest_log(junit)))
+    # The run's own fixtures (course/ceilings_fresh) are no student's row.
+    results = [r for r in results if not r.ctest_name.startswith("course/")]
     if args.lessons:
         results = [r for r in results if r.lesson in args.lessons]
     else:
@@ -1175,6 +1198,15 @@ def obtain_results(args: argparse.Namespace, known_lessons: Iterable[str] = ()) 
     if seconds is None:
         seconds = sum(result.duration for result in results)
     return results, seconds
+
+
+def mark_quick(board: Scoreboard) -> None:
+    """--quick ran no timed or sanitizer row: those rows say so instead of 'no result'."""
+    for rows in board.rows.values():
+        for row in rows:
+            if row.status == NOT_RUN and re.search(r"\.(speed|share|speed_\w+)$|^memory\.sanitize$", row.name):
+                row.status = SKIP
+                row.reason = QUICK_REASON
 
 
 def shown_path(path: Path) -> str:
@@ -1220,6 +1252,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         lessons, warnings = load_lessons(source_dir, args.lessons)
         results, seconds = obtain_results(args, [lesson.number for lesson in lessons])
         board = build_scoreboard(lessons, results, warnings, build_log)
+        if args.quick:
+            mark_quick(board)
         board.all_rows_command = shlex.join(["python3", shown_path(Path(__file__).resolve()),
                                              "--build-dir", shown_path(args.build_dir.resolve()),
                                              "--no-run", "--all-rows"])

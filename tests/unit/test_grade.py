@@ -427,8 +427,8 @@ class ScoreboardOutput(CourseTestCase):
         self.assertIn("↳ not implemented\n", out)
         self.assertIn("↳ timed out after 30.0 s\n", out)
         self.assertIn("↳ crashed (SEGFAULT)\n", out)
-        self.assertIn("subtotal: 0/5\n", out)                    # lesson 01
-        self.assertIn("subtotal: 5/9 (+bonus 0/2)\n", out)       # lesson 02
+        self.assertIn("subtotal: 0/5 · 0.5 s\n", out)            # lesson 01, with its time
+        self.assertIn("subtotal: 5/9 (+bonus 0/2) · 32.5 s\n", out)  # lesson 02
         self.assertIn("Total: 5/14 (+bonus 0/2)\n", out)
         self.assertIn("warning: lesson01/student/extra.check: not in any README", out)
         self.assertNotIn("No GPU was usable", out)
@@ -919,6 +919,45 @@ class CtestInvocation(unittest.TestCase):
         self.assertEqual(command, ["ctest", "--test-dir", "/b", "-L", "student", "--output-junit",
                                    "/b/grade-junit.xml", "--no-tests=ignore", "-R", "^lesson(01|02)/"])
         self.assertNotIn("-R", grade.ctest_command("ctest", Path("/b"), Path("/b/j.xml"), None))
+
+    def test_jobs_and_quick(self) -> None:
+        command = grade.ctest_command("ctest", Path("/b"), Path("/b/j.xml"), None, jobs=8, quick=True)
+        self.assertEqual(command[command.index("-j") + 1], "8")
+        self.assertEqual(command[command.index("-LE") + 1], grade.QUICK_EXCLUDED_LABELS)
+        self.assertRegex("perf", grade.QUICK_EXCLUDED_LABELS)
+        self.assertRegex("sanitize", grade.QUICK_EXCLUDED_LABELS)
+        self.assertNotRegex("student", grade.QUICK_EXCLUDED_LABELS)
+        plain = grade.ctest_command("ctest", Path("/b"), Path("/b/j.xml"), None)
+        self.assertNotIn("-j", plain)
+        self.assertNotIn("-LE", plain)
+
+
+class IntegrityRow(unittest.TestCase):
+    """lessonNN/student/integrity: a borrowed library withholds the lesson's exercise points."""
+
+    def result(self, status: str) -> "grade.TestResult":
+        return grade.TestResult(ctest_name="lesson05/student/integrity", lesson="05",
+                                name=grade.INTEGRITY, status=status,
+                                reason="integrity: uses CUB: cub::DeviceReduce::Sum", duration=0.1,
+                                output="", measurement=grade.Measurement())
+
+    def rows(self) -> List["grade.Row"]:
+        return [grade.Row("05", "given.correct", "given", grade.PASS, 1, 1),
+                grade.Row("05", "fast.correct", "exercise", grade.PASS, 3, 3),
+                grade.Row("05", "fast.speed", "stretch", grade.PASS, 2, 2)]
+
+    def test_failure_withholds_exercise_and_stretch_points(self) -> None:
+        rows = self.rows()
+        row = grade.integrity_row(self.result(grade.FAIL), rows)
+        self.assertEqual([r.points_got for r in rows], [1, 0, 0])
+        self.assertIn("integrity", rows[1].reason)
+        self.assertEqual(row.name, "integrity")
+        self.assertIsNone(row.points_max)
+
+    def test_pass_keeps_points(self) -> None:
+        rows = self.rows()
+        grade.integrity_row(self.result(grade.PASS), rows)
+        self.assertEqual([r.points_got for r in rows], [1, 3, 2])
 
 
 if __name__ == "__main__":
