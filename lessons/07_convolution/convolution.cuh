@@ -62,6 +62,10 @@ inline constexpr int kMaxTaps = (2 * kMaxRadius + 1) * (2 * kMaxRadius + 1);
 /// The largest width or height a launch accepts: 65535 blocks of 8 rows along the grid's y
 /// dimension.
 inline constexpr int kMaxExtent = 65535 * 8;
+/// The most pixels (width * height) a launch accepts: 2^30, 4 GiB a buffer. Every pixel's
+/// index, and every index a window reaches inside the image, then fits in a 32-bit int, so a
+/// kernel that indexes with int is right at every size a launch accepts.
+inline constexpr std::size_t kMaxPixels = std::size_t{1} << 30;
 
 /// A square filter of (2 radius + 1)^2 weights, held on the host. The launchers upload it to the
 /// GPU as each rung needs. Make one with make_filter(), make_separable_filter(),
@@ -160,15 +164,16 @@ inline std::string radius_range_message(const char* who) {
 /// @param[in]  d_in    device memory, width * height floats
 /// @param[out] d_out   device memory, width * height floats, not overlapping d_in
 /// @param[in]  width   columns, 0 <= width <= kMaxExtent
-/// @param[in]  height  rows, 0 <= height <= kMaxExtent
+/// @param[in]  height  rows, 0 <= height <= kMaxExtent, and width * height <= kMaxPixels
 /// @param[in]  filter  the filter, host memory; the Separable rung needs filter.separable()
 /// @param[in]  stream  the stream to launch on (asynchronous)
 /// @pre An empty image (width or height 0) is a no-op that never touches the GPU, once the
 ///      filter has been checked.
 /// @throws std::invalid_argument for a radius out of [1, kMaxRadius], weights that do not match
 ///         the radius, a non-separable filter given to Separable, a negative or too large
-///         extent, a null pointer or overlapping buffers; course::NotImplemented for a rung the
-///         skeleton has not written yet; course::CudaError if the launch fails.
+///         extent, more than kMaxPixels pixels, a null pointer or overlapping buffers;
+///         course::NotImplemented for a rung the skeleton has not written yet;
+///         course::CudaError if the launch fails.
 void convolve(Variant variant, const float* d_in, float* d_out, int width, int height,
               const Filter& filter, cudaStream_t stream = {});
 

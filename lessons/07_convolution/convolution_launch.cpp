@@ -34,10 +34,13 @@ void convolve(Variant variant, const float* d_in, float* d_out, int width, int h
   require(width >= 0 && height >= 0,
           "convolve: width and height must be non-negative (" + range + ")");
   require(width <= kMaxExtent && height <= kMaxExtent, "convolve: image too large (" + range + ")");
+  const std::size_t count = static_cast<std::size_t>(width) * height;
+  require(count <= kMaxPixels,
+          "convolve: image too large (width * height <= 2^30 pixels, so that every pixel's index "
+          "fits in 32 bits)");
   if (width == 0 || height == 0)
     return;
   require(d_in != nullptr && d_out != nullptr, "convolve: d_in and d_out must be device pointers");
-  const std::size_t count = static_cast<std::size_t>(width) * height;
   require(d_in + count <= d_out || d_out + count <= d_in,
           "convolve: d_in and d_out overlap; the convolution is out of place");
   switch (variant) {

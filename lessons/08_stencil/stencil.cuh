@@ -59,6 +59,10 @@ inline constexpr std::string_view kJacobiName = "jacobi";
 /// The largest extent a launch accepts in each dimension (2^17: every rung's grid of blocks
 /// then fits CUDA's limits).
 inline constexpr int kMaxExtent = 1 << 17;
+/// The most points (nx * ny * nz) a launch accepts: 2^30, 4 GiB a buffer. Every point's index,
+/// and its neighbours' (at most one plane further), then fit in a 32-bit int, so a kernel that
+/// indexes with int is right at every size a launch accepts.
+inline constexpr std::size_t kMaxPoints = std::size_t{1} << 30;
 
 /// The shape of a grid of points: nx * ny * nz floats, x fastest, then y, then z. Point
 /// (x, y, z) is element (z * ny + y) * nx + x.
@@ -96,14 +100,15 @@ struct Coefficients {
 /// @param[in]  variant the rung to run
 /// @param[in]  d_in    device memory, grid.count() floats
 /// @param[out] d_out   device memory, grid.count() floats, not overlapping d_in
-/// @param[in]  grid    the extents, each 0 <= n <= kMaxExtent
+/// @param[in]  grid    the extents, each 0 <= n <= kMaxExtent, and grid.count() <= kMaxPoints
 /// @param[in]  c       the weights, finite
 /// @param[in]  stream  the stream to launch on (asynchronous)
 /// @pre An empty grid (an extent of 0) is a no-op that never touches the GPU (null pointers are
 ///      then allowed).
-/// @throws std::invalid_argument for a negative or too large extent, a null pointer, overlapping
-///         buffers or a coefficient that is not finite; course::NotImplemented for a rung the
-///         skeleton has not written yet; course::CudaError if the launch fails.
+/// @throws std::invalid_argument for a negative or too large extent, more than kMaxPoints
+///         points, a null pointer, overlapping buffers or a coefficient that is not finite;
+///         course::NotImplemented for a rung the skeleton has not written yet;
+///         course::CudaError if the launch fails.
 void stencil(Variant variant, const float* d_in, float* d_out, Grid grid, const Coefficients& c,
              cudaStream_t stream = {});
 
@@ -114,7 +119,7 @@ void stencil(Variant variant, const float* d_in, float* d_out, Grid grid, const 
 ///                        number of sweeps, the result
 /// @param[in,out] d_b     device memory, grid.count() floats, not overlapping d_a: scratch;
 ///                        after an odd number of sweeps, the result
-/// @param[in]     grid    the extents, each 0 <= n <= kMaxExtent
+/// @param[in]     grid    the extents, each 0 <= n <= kMaxExtent, and grid.count() <= kMaxPoints
 /// @param[in]     c       the weights, finite
 /// @param[in]     sweeps  how many sweeps, >= 0 (0 leaves d_a as it is)
 /// @param[in]     kernel  the rung each sweep runs

@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "course/bench.hpp"
 #include "course/buffer.hpp"
-#include "course/compare.hpp"
 #include "course/data.hpp"
 #include "course/demo.hpp"
 #include "course/error.hpp"
 #include "stencil.cuh"
-#include "stencil_cpu.hpp"
+#include "stencil_bench.hpp"
 #include "stencil_rungs.cuh"
 
 namespace {
@@ -24,7 +24,6 @@ using namespace course;
 using namespace course::lesson08;
 
 constexpr const char* kDefaultSize = "512";
-constexpr Tolerance kTolerance{1e-30, 1e-5};  // as the tests (non-negative data and weights)
 
 // This lesson's own options.
 struct StencilOptions {
@@ -43,7 +42,10 @@ std::optional<Grid> parse_grid(const std::string& text) {
     if (part < 1 || part > static_cast<std::uint64_t>(kMaxExtent))
       return std::nullopt;
   const auto [nx, ny, nz] = *parts;
-  return Grid{static_cast<int>(nx), static_cast<int>(ny), static_cast<int>(nz)};
+  const Grid grid{static_cast<int>(nx), static_cast<int>(ny), static_cast<int>(nz)};
+  if (grid.count() > kMaxPoints)
+    return std::nullopt;
+  return grid;
 }
 
 std::string shape_text(Grid g) {
@@ -86,17 +88,27 @@ std::string threads_per_block(Variant variant) {
   return "";
 }
 
+// The ladder's table and each Measurement's timing; a rung whose timed output was wrong is
+// marked WRONG with the harness's note.
+void fill_row(LadderRow& row, const Measurement& measured, double bytes) {
+  if (!measured.sound()) {
+    row.status = "WRONG";
+    row.note = measured.failure;
+  }
+  row.timing = measured.timing;
+  if (row.timing.median_ms > 0)
+    row.metric = gb_per_s(bytes, row.timing.median_ms);
+}
+
 LadderReport kernel_ladder(const DemoOptions& options) {
   if (std::none_of(kVariants.begin(), kVariants.end(),
                    [&](const VariantInfo& info) { return options.wants(std::string(info.name)); }))
     return {};  // only the Jacobi run was asked for
   const Grid g = *parse_grid(options.size.empty() ? kDefaultSize : options.size);
-  const std::size_t count = g.count();
-  const auto input = uniform_floats(count, base_seed(), 0.0f, 1.0f);
-  const Coefficients c = heat_coefficients(0.125f);
-  const auto expected = stencil_reference(input, g, c);
-  DeviceBuffer<float> d_in{std::span<const float>(input)};
-  DeviceBuffer<float> d_out(count);
+  StencilBench bench(g, heat_coefficients(0.125f));
+  MeasureOptions measuring;
+  measuring.repeats = options.repeat;
+  measuring.seed = base_seed();
 
   LadderReport report;
   report.title = "Lesson 08, 7-point stencil, one sweep of a " + shape_text(g) + " float grid";
@@ -110,19 +122,14 @@ LadderReport kernel_ladder(const DemoOptions& options) {
     LadderRow row;
     row.rung = info.name;
     row.kind = info.kind;
-    auto run = [&, variant = info.variant](cudaStream_t stream) {
-      stencil(variant, d_in.data(), d_out.data(), g, c, stream);
-    };
-    d_out.poison();
-    row.status = try_rung([&] { run(nullptr); });
+    // The harness times the rung as the speed tests do: fresh fields, every timed output checked
+    // against the given basic rung, the clocks cross-checked (stencil_bench.hpp).
+    Measurement measured;
+    row.status = try_rung([&] { measured = measure(bench.trial(info.variant), measuring); });
     if (row.status == "ok") {
-      const Extent extent{std::size_t(g.nx), std::size_t(g.ny), std::size_t(g.nz)};
-      if (!compare_close(d_out.to_host(), expected, kTolerance, extent).ok)
-        row.status = "WRONG";
-      row.timing = time_on_gpu(run, {.warmup = 2, .repeats = options.repeat});
-      row.metric = gb_per_s(8.0 * count, row.timing.median_ms);
-      row.extra = {fixed(op_per_byte(info.variant), 2)};
       row.note = threads_per_block(info.variant);
+      fill_row(row, measured, bench.bytes());
+      row.extra = {fixed(op_per_byte(info.variant), 2)};
     }
     report.rows.push_back(row);
   }
@@ -130,42 +137,40 @@ LadderReport kernel_ladder(const DemoOptions& options) {
       "GB/s counts every point read once and written once (8 bytes); the ceiling is a "
       "device-to-device cudaMemcpy measured in this run.",
       "OP/B: 13 FLOP per point over the bytes the rung loads from global memory per point, for "
-      "whole tiles (the seed's count; the ceiling of any rung is 13/4 = 3.25)."};
+      "whole tiles (the seed's count; the ceiling of any rung is 13/4 = 3.25).",
+      "Every timed sweep reads a fresh field and is checked on the GPU against the given basic "
+      "rung (WRONG: a timed output was not)."};
   return report;
 }
 
-// Times @p sweeps sweeps of @p kernel from the initial field (after a one-sweep warm-up) and
-// returns the milliseconds and the buffer holding the result.
-std::pair<double, float*> timed_jacobi(DeviceBuffer<float>& d_a, DeviceBuffer<float>& d_b,
-                                       std::span<const float> initial, Grid g,
-                                       const Coefficients& c, int sweeps, Variant kernel) {
-  d_a.upload(initial);
-  (void)jacobi(d_a.data(), d_b.data(), g, c, 1, kernel);
-  d_a.upload(initial);
-  EventTimer timer;
-  timer.start();
-  float* result = jacobi(d_a.data(), d_b.data(), g, c, sweeps, kernel);
-  return {timer.stop(), result};
-}
-
-LadderReport jacobi_table(const StencilOptions& options) {
-  const Grid g = *parse_grid(options.jacobi_size);
-  const std::size_t count = g.count();
-  const auto initial = heat_initial_field(g);
-  const Coefficients c = heat_coefficients(0.125f);
-  DeviceBuffer<float> d_a(count), d_b(count);
+LadderReport jacobi_table(const DemoOptions& options, const StencilOptions& stencil_options) {
+  const Grid g = *parse_grid(stencil_options.jacobi_size);
+  const int sweeps = stencil_options.sweeps;
+  JacobiBench bench(g, heat_coefficients(0.125f), sweeps);
+  // A run is many sweeps long: a few timed runs are enough for a stable median.
+  MeasureOptions measuring;
+  measuring.warmup = 1;
+  measuring.repeats = std::min(options.repeat, 5);
+  measuring.seed = base_seed();
 
   // The fastest kernel rung that is written: the last of the ladder that runs.
   Variant best = Variant::Basic;
-  for (auto info = kVariants.rbegin(); info != kVariants.rend(); ++info)
-    if (try_rung([&] { stencil(info->variant, d_a.data(), d_b.data(), g, c); }) == "ok") {
-      best = info->variant;
-      break;
-    }
+  {
+    const Grid probe{4, 4, 4};
+    DeviceBuffer<float> d_a(probe.count()), d_b(probe.count());
+    d_a.fill_bytes(0);
+    for (auto info = kVariants.rbegin(); info != kVariants.rend(); ++info)
+      if (try_rung([&] {
+            stencil(info->variant, d_a.data(), d_b.data(), probe, heat_coefficients(0.125f));
+          }) == "ok") {
+        best = info->variant;
+        break;
+      }
+  }
 
   LadderReport report;
-  report.title = "Lesson 08, Jacobi heat diffusion: " + std::to_string(options.sweeps) +
-                 " sweeps of a " + shape_text(g) + " grid, alpha = 1/8";
+  report.title = "Lesson 08, Jacobi heat diffusion: " + std::to_string(sweeps) + " sweeps of a " +
+                 shape_text(g) + " grid, alpha = 1/8";
   report.metric_unit = "GB/s";
   report.baseline = "basic";
   report.ceiling = ceilings::device_copy();
@@ -177,30 +182,23 @@ LadderReport jacobi_table(const StencilOptions& options) {
     LadderRow row;
     row.rung = std::string(kJacobiName);
     row.kind = "stretch";
-    std::pair<double, float*> run{};
-    row.status =
-        try_rung([&] { run = timed_jacobi(d_a, d_b, initial, g, c, options.sweeps, kernel); });
+    Measurement measured;
+    row.status = try_rung([&] { measured = measure(bench.trial(kernel), measuring); });
     if (row.status == "ok") {
-      std::vector<float> field(count);
-      CUDA_CHECK(
-          cudaMemcpy(field.data(), run.second, count * sizeof(float), cudaMemcpyDeviceToHost));
-      // With weights >= 0 that sum to 1, no value leaves the range of the initial field, [0, 1].
-      const bool bounded = std::all_of(field.begin(), field.end(),
-                                       [](float v) { return v >= 0.0f && v <= 1.0f + 1e-6f; });
-      if (!bounded)
-        row.status = "WRONG";
-      row.timing = {run.first, run.first, run.first, 1};
-      row.metric = gb_per_s(8.0 * count * options.sweeps, std::max(run.first, 1e-6));
-      row.extra = {fixed(1000.0 * run.first / std::max(options.sweeps, 1), 1)};
       row.note = "kernel " + std::string(name_of(kernel));
+      fill_row(row, measured, bench.bytes());
+      const double ms = row.timing.median_ms;
+      row.extra = {fixed(1000.0 * ms / std::max(sweeps, 1), 1)};
       if (kernel == Variant::Basic)
-        basic_ms = run.first;
+        basic_ms = ms;
       if (kernel == best) {
-        if (basic_ms > 0 && run.first > 0)
-          row.speedup = basic_ms / run.first;
-        save_slice_png(options.png, field, g, g.nz / 2, 0.0f, 1.0f);
+        if (basic_ms > 0 && ms > 0)
+          row.speedup = basic_ms / ms;
+        // The picture: the heat field after the same sweeps (untimed).
+        const auto field = bench.run(heat_initial_field(g), kernel);
+        save_slice_png(stencil_options.png, field, g, g.nz / 2, 0.0f, 1.0f);
         report.notes.push_back("the middle plane (z = " + std::to_string(g.nz / 2) + ") after " +
-                               std::to_string(options.sweeps) + " sweeps: " + options.png);
+                               std::to_string(sweeps) + " sweeps: " + stencil_options.png);
       }
     }
     report.rows.push_back(row);
@@ -209,7 +207,11 @@ LadderReport jacobi_table(const StencilOptions& options) {
   }
   report.notes.insert(report.notes.begin(),
                       "heat from the wall x = 0 (held at 1) and a ball of radius n/6 (1 at the "
-                      "start); GB/s = 8 bytes per point per sweep; blue 0, white 0.5, red 1.");
+                      "start) for the picture; the timed runs (median of " +
+                          std::to_string(measuring.repeats) +
+                          ") start from fresh uniform [0, 1) fields, each checked against as many "
+                          "sweeps of the given basic rung, and include one copy of the initial "
+                          "field; GB/s = 8 bytes per point per sweep; blue 0, white 0.5, red 1.");
   return report;
 }
 
@@ -235,24 +237,25 @@ int main(int argc, char** argv) {
   spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
     const std::string limit = std::to_string(kMaxExtent);
     if (!parse_grid(options.size.empty() ? kDefaultSize : options.size))
-      return "--size takes NXxNYxNZ or N with 1 <= each <= " + limit + ", e.g. 512 or 257x3x5";
+      return "--size takes NXxNYxNZ or N with 1 <= each <= " + limit +
+             " and at most 2^30 points, e.g. 512 or 257x3x5";
     if (!parse_grid(stencil_options.jacobi_size))
-      return "--jacobi-size takes NXxNYxNZ or N with 1 <= each <= " + limit + ", e.g. 256";
+      return "--jacobi-size takes NXxNYxNZ or N with 1 <= each <= " + limit +
+             " and at most 2^30 points, e.g. 256";
     if (stencil_options.sweeps < 0 || stencil_options.sweeps > 1000000)
       return "--sweeps must be in [0, 1000000]";
     if (stencil_options.png.empty())
       return "--png needs a file name";
-    if (options.block != 0)
-      return "--block: this lesson's block shapes are fixed (see the table's note column)";
     return std::nullopt;
   };
+  spec.takes_block = false;  // the block shapes are fixed (see the table's note column)
   spec.run = [&](const DemoOptions& options) {
     std::vector<LadderReport> reports;
     LadderReport kernels = kernel_ladder(options);
     if (!kernels.rows.empty())
       reports.push_back(kernels);
     if (options.wants(std::string(kJacobiName)))
-      reports.push_back(jacobi_table(stencil_options));
+      reports.push_back(jacobi_table(options, stencil_options));
     return reports;
   };
   return run_demo(argc, argv, spec);

@@ -29,6 +29,8 @@ bool prepare(const std::string& who, const float* d_in, const float* d_out, Grid
           who + ": extents must be non-negative (" + range + ")");
   require(grid.nx <= kMaxExtent && grid.ny <= kMaxExtent && grid.nz <= kMaxExtent,
           who + ": grid too large (" + range + ")");
+  require(grid.count() <= kMaxPoints,
+          who + ": grid too large (nx * ny * nz <= 2^30: every index must fit in 32 bits)");
   for (const float w : {c.c0, c.c1, c.c2, c.c3, c.c4, c.c5, c.c6})
     require(std::isfinite(w), who + ": coefficients c0 ... c6 must be finite numbers");
   if (grid.count() == 0)

@@ -2,6 +2,8 @@
 // float sum provably meets, on every radius and on shapes whose halos are mostly ghost cells;
 // speed graded as ratios measured in this run; bad arguments refused. Test names, thresholds and
 // points come from the grading table in lessons/07_convolution/README.md.
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <optional>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "convolution.cuh"
+#include "convolution_bench.hpp"
 #include "convolution_cpu.hpp"
 #include "course/testing.hpp"
 
@@ -137,16 +140,32 @@ struct Case {
   int radius;
   FilterKind filter;
   Image image;
-  std::size_t offset = 0;  // floats by which both buffers are shifted: unaligned pointers
+  std::size_t in_offset = 0;   // floats by which the input is shifted: an unaligned pointer
+  std::size_t out_offset = 0;  // the same for the output, independently of the input
 };
 
 constexpr std::size_t kGuard = 64;  // poisoned floats before and after the output
+
+// Under compute-sanitizer (COURSE_SANITIZE=1) every buffer ends exactly where its data ends and
+// the output has no guard floats, so that memcheck sees a read or write past the end.
+bool sanitizing() {
+  const char* value = std::getenv("COURSE_SANITIZE");
+  return value != nullptr && std::string(value) == "1";
+}
+
+std::string offset_text(const Case& c) {
+  if (c.in_offset == 0 && c.out_offset == 0)
+    return "";
+  if (c.in_offset != 0 && c.out_offset != 0)
+    return ", both buffers offset by one float";
+  return c.in_offset != 0 ? ", input offset by one float" : ", output offset by one float";
+}
 
 std::string context(Variant variant, const Case& c, std::uint64_t seed) {
   return std::string(name_of(variant)) + " " + std::to_string(c.width) + "x" +
          std::to_string(c.height) + " (width x height), radius " + std::to_string(c.radius) + ", " +
          to_string(c.filter) + " filter, " + to_string(c.image) + " image, seed " +
-         std::to_string(seed) + (c.offset != 0 ? ", buffers offset by one float" : "");
+         std::to_string(seed) + offset_text(c);
 }
 
 bool all_poison(std::span<const float> values) {
@@ -155,46 +174,86 @@ bool all_poison(std::span<const float> values) {
   return std::memcmp(values.data(), poison.data(), values.size_bytes()) == 0;
 }
 
-// Runs @p variant on one input; checks every output pixel and the guards around the output.
-void check_one(Variant variant, const Case& c, std::uint64_t seed) {
-  const std::size_t count = static_cast<std::size_t>(c.width) * c.height;
-  const auto input = make_image(c.image, c.width, c.height, seed);
-  const Filter filter = make_test_filter(c.filter, c.radius, derive_seed(seed, 1));
-  DeviceBuffer<float> d_in(count + c.offset);
-  CUDA_CHECK(cudaMemcpy(d_in.data() + c.offset, input.data(), count * sizeof(float),
+// The device buffers of one check: the input, and the output with its guards.
+struct Buffers {
+  Buffers(const Case& c, std::size_t count)
+      : guard(sanitizing() ? 0 : kGuard),
+        in(count + c.in_offset),
+        out(guard + c.out_offset + count + guard),
+        out_at(guard + c.out_offset) {}
+  std::size_t guard;
+  DeviceBuffer<float> in;
+  DeviceBuffer<float> out;
+  std::size_t out_at;  // where the output starts in `out`
+};
+
+// Uploads @p input, runs @p variant on it with a freshly poisoned output, and checks every output
+// pixel against the reference and the guards around the output.
+void run_and_check(Variant variant, const Case& c, const std::vector<float>& input,
+                   const Filter& filter, Buffers& buffers, const std::string& where) {
+  const std::size_t count = input.size();
+  CUDA_CHECK(cudaMemcpy(buffers.in.data() + c.in_offset, input.data(), count * sizeof(float),
                         cudaMemcpyHostToDevice));
-  DeviceBuffer<float> d_out(kGuard + c.offset + count + kGuard);
-  d_out.poison();
-  convolve(variant, d_in.data() + c.offset, d_out.data() + kGuard + c.offset, c.width, c.height,
-           filter);
+  buffers.out.poison();
+  convolve(variant, buffers.in.data() + c.in_offset, buffers.out.data() + buffers.out_at, c.width,
+           c.height, filter);
   CUDA_CHECK(cudaDeviceSynchronize());
-  const auto all = d_out.to_host();
+  const auto all = buffers.out.to_host();
   const std::span<const float> everything(all);
-  const std::string where = context(variant, c, seed);
   const Reference ref = convolve_reference(input, c.width, c.height, filter);
   COURSE_CHECK_MATCH(
       compare_bounded(
-          everything.subspan(kGuard + c.offset, count), ref.value, ref.bound,
+          everything.subspan(buffers.out_at, count), ref.value, ref.bound,
           Extent{static_cast<std::size_t>(c.width), static_cast<std::size_t>(c.height)}),
       where);
-  CHECK_MESSAGE(all_poison(everything.first(kGuard + c.offset)),
-                where << ": the kernel wrote before the start of the output");
-  CHECK_MESSAGE(all_poison(everything.last(kGuard)),
-                where << ": the kernel wrote past the end of the output");
+  if (buffers.guard != 0) {
+    CHECK_MESSAGE(all_poison(everything.first(buffers.out_at)),
+                  where << ": the kernel wrote before the start of the output");
+    CHECK_MESSAGE(all_poison(everything.last(buffers.guard)),
+                  where << ": the kernel wrote past the end of the output");
+  }
 }
 
-void check_correct(Variant variant) {
+// Runs @p variant on one input; checks every output pixel and the guards around the output.
+void check_one(Variant variant, const Case& c, std::uint64_t seed) {
+  const std::size_t count = static_cast<std::size_t>(c.width) * c.height;
+  Buffers buffers(c, count);
+  run_and_check(variant, c, make_image(c.image, c.width, c.height, seed),
+                make_test_filter(c.filter, c.radius, derive_seed(seed, 1)), buffers,
+                context(variant, c, seed));
+}
+
+// The same buffers, called again: after one pixel of the input changed, then with another
+// filter of the same radius. A launcher that replays an earlier result (remembered by its
+// pointers, sizes or a few input values) writes a stale image.
+void check_rerun(Variant variant, std::uint64_t seed) {
+  const Case c{65, 47, 2, FilterKind::Gaussian, Image::Intensity};
+  const std::size_t count = static_cast<std::size_t>(c.width) * c.height;
+  Buffers buffers(c, count);
+  std::vector<float> input = make_image(c.image, c.width, c.height, seed);
+  const std::string where = context(variant, c, seed);
+  run_and_check(variant, c, input, make_gaussian_filter(c.radius), buffers, where);
+  const std::size_t changed = hash64(seed, 7) % count;
+  input[changed] += 0.5f;
+  run_and_check(variant, c, input, make_gaussian_filter(c.radius), buffers,
+                where + ", called again on the same buffers after pixel " +
+                    std::to_string(changed) + " changed");
+  run_and_check(variant, c, input, make_box_filter(c.radius), buffers,
+                where + ", called again on the same buffers with a box filter");
+}
+
+// The inputs of a rung's correctness row, in the order they run.
+std::vector<Case> correctness_cases(Variant variant) {
   const bool separable_only = variant == Variant::Separable;
   const std::span<const FilterKind> kinds = separable_only
                                                 ? std::span<const FilterKind>(kSeparableKinds)
                                                 : std::span<const FilterKind>(kAllKinds);
-  const std::uint64_t base = base_seed();
-  std::uint64_t stream = 0;
-  auto run = [&](Case c) { check_one(variant, c, derive_seed(base, stream++)); };
+  std::vector<Case> cases;
   auto kind = [&](std::size_t i) { return kinds[i % kinds.size()]; };
 
   // Every radius on small shapes: 1 x 1, thinner than the filter, one off a 32-wide tile either
-  // way, and a strip whose halo is mostly ghost cells. Filters and images take turns.
+  // way, and a strip whose halo is mostly ghost cells. Filters and images take turns. (At every
+  // radius, some widths are multiples of 4, so that register_coarsened's vector path runs too.)
   struct Shape {
     int width, height;
   };
@@ -202,86 +261,88 @@ void check_correct(Variant variant) {
   std::size_t turn = 0;
   for (int radius = 1; radius <= kMaxRadius; ++radius)
     for (const Shape s : small) {
-      run({s.width, s.height, radius, kind(turn), kImages[turn % std::size(kImages)]});
+      cases.push_back({s.width, s.height, radius, kind(turn), kImages[turn % std::size(kImages)]});
       ++turn;
     }
   // Lines and a speck: almost every tap of every window is a ghost cell.
   for (const Shape s : {Shape{1, 1000}, Shape{1000, 1}, Shape{5, 7}})
-    run({s.width, s.height, kMaxRadius, kind(turn++), Image::Intensity});
+    cases.push_back({s.width, s.height, kMaxRadius, kind(turn++), Image::Intensity});
   // Each special image with each filter, across several tiles.
   for (const Image image : kImages)
     for (std::size_t k = 0; k < kinds.size(); ++k)
-      run({257, 129, 3, kinds[k], image});
-  // Pointers that are not 16-byte aligned: a rung may not assume cudaMalloc's alignment.
-  run({33, 17, 3, kind(turn++), Image::Intensity, 1});
-  run({130, 70, 2, kind(turn++), Image::Signed, 1});
+      cases.push_back({257, 129, 3, kinds[k], image});
+  // Pointers that are not 16-byte aligned: a rung may not assume cudaMalloc's alignment, for
+  // the input or the output, each alone or both. 128 x 70 (r = 2) and 66 x 40 (r = 5) are
+  // shapes whose width a vector path takes when both are aligned.
+  cases.push_back({33, 17, 3, kind(turn++), Image::Intensity, 1, 1});
+  cases.push_back({130, 70, 2, kind(turn++), Image::Signed, 1, 1});
+  for (const Case c : {Case{128, 70, 2, FilterKind::Gaussian, Image::Intensity},
+                       Case{66, 40, 5, FilterKind::Box, Image::Signed},
+                       Case{33, 17, 3, FilterKind::Gaussian, Image::Intensity}}) {
+    cases.push_back({c.width, c.height, c.radius, c.filter, c.image, 1, 0});
+    cases.push_back({c.width, c.height, c.radius, c.filter, c.image, 0, 1});
+  }
   // Larger images; the largest are left to the full run (not the sanitizers').
   if (quick_mode()) {
-    run({1000, 1000, 2, kind(turn++), Image::Intensity});
+    cases.push_back({1000, 1000, 2, kind(turn++), Image::Intensity});
   } else {
     for (const int radius : {1, 2, 7})
-      run({1000, 1000, radius, kind(turn++), Image::Intensity});
-    run({4099, 2053, 2, FilterKind::Gaussian, Image::Intensity});
-    run({4099, 2053, 5, kind(turn++), Image::Signed});
-    run({8192, 8192, 2, FilterKind::Gaussian, Image::Intensity});
+      cases.push_back({1000, 1000, radius, kind(turn++), Image::Intensity});
+    cases.push_back({4099, 2053, 2, FilterKind::Gaussian, Image::Intensity});
+    cases.push_back({4099, 2053, 5, kind(turn++), Image::Signed});
+    cases.push_back({8192, 8192, 2, FilterKind::Gaussian, Image::Intensity});
   }
+  return cases;
 }
 
-// The graded size: the demo's default.
-constexpr int kSpeedWidth = 8192;
-constexpr int kSpeedHeight = 8192;
-constexpr int kSpeedRadius = 2;
+// Launches check_rerun() makes.
+constexpr int kRerunCalls = 3;
 
-// The timed filter, image and reference, each made once per process. The reference costs seconds
-// of CPU time, so it is made only after a rung has run (an unwritten rung throws before that).
-const Filter& speed_filter() {
-  static const Filter filter = make_gaussian_filter(kSpeedRadius);
-  return filter;
+void check_correct(Variant variant) {
+  const std::uint64_t base = base_seed();
+  std::uint64_t stream = 0;
+  for (const Case& c : correctness_cases(variant))
+    check_one(variant, c, derive_seed(base, stream++));
+  check_rerun(variant, derive_seed(base, stream++));
 }
 
-const std::vector<float>& speed_image() {
-  static const std::vector<float> image =
-      uniform_floats(static_cast<std::size_t>(kSpeedWidth) * kSpeedHeight,
-                     derive_seed(base_seed(), 1000), 0.0f, 1.0f);
-  return image;
+// The timed buffers at the graded size, 8192 x 8192, r = 2, Gaussian filter: made once per
+// process (convolution_bench.hpp).
+ConvolutionBench& speed_bench() {
+  static ConvolutionBench bench(kSpeedWidth, kSpeedHeight, make_gaussian_filter(kSpeedRadius));
+  return bench;
 }
 
-const Reference& speed_reference() {
-  static const Reference ref =
-      convolve_reference(speed_image(), kSpeedWidth, kSpeedHeight, speed_filter());
-  return ref;
+// How the speed tests measure. Every timed launch is checked, and a speed row checks more
+// launches of its rung than the rung's correctness row makes: a launcher that works only for
+// as many calls as the correctness row makes is caught.
+MeasureOptions speed_options(Variant variant) {
+  MeasureOptions options;
+  options.seed = derive_seed(base_seed(), 1000);
+  const int correctness_calls = static_cast<int>(correctness_cases(variant).size()) + kRerunCalls;
+  options.repeats = std::max(options.repeats, correctness_calls);
+  return options;
 }
 
-// Times @p variant (and @p baseline, in the same run) at 8192 x 8192, r = 2, after checking the
-// timed output: a fast wrong answer earns nothing.
-SpeedSample measure(Variant variant, std::optional<Variant> baseline) {
-  const Filter& filter = speed_filter();
-  const std::vector<float>& image = speed_image();
-  const std::size_t count = image.size();
-  DeviceBuffer<float> d_in{std::span<const float>(image)};
-  DeviceBuffer<float> d_out(count);
-  d_out.poison();
-  convolve(variant, d_in.data(), d_out.data(), kSpeedWidth, kSpeedHeight, filter);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const Reference& ref = speed_reference();
-  REQUIRE_MESSAGE(
-      compare_bounded(d_out.to_host(), ref.value, ref.bound, Extent{kSpeedWidth, kSpeedHeight}).ok,
-      name_of(variant) << " is wrong at 8192x8192, radius 2; fix correctness first");
-  auto time = [&](Variant v) {
-    return time_on_gpu([&](cudaStream_t stream) {
-             convolve(v, d_in.data(), d_out.data(), kSpeedWidth, kSpeedHeight, filter, stream);
-           })
-        .median_ms;
-  };
+// Times @p variant and @p baseline in this run with course::measure(), which checks every timed
+// output against the given basic rung: a fast wrong answer earns nothing.
+SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
+  ConvolutionBench& bench = speed_bench();
+  const MeasureOptions options = speed_options(variant);
+  const Measurement rung = measure(bench.trial(variant), options);
   SpeedSample sample;
-  sample.time_ms = time(variant);
-  if (baseline) {
-    sample.speedup = time(*baseline) / sample.time_ms;
+  sample.time_ms = rung.timing.median_ms;
+  sample.failure = rung.failure;
+  if (baseline && sample.failure.empty()) {
+    const Measurement base = measure(bench.trial(*baseline), options);
+    sample.speedup = base.timing.median_ms / sample.time_ms;
     sample.baseline = name_of(*baseline);
+    if (!base.sound())
+      sample.failure = base.failure;
   }
   // Effective bandwidth: each pixel read once and written once.
-  sample.share =
-      gb_per_s(2.0 * count * sizeof(float), sample.time_ms) / ceilings::device_copy().value;
+  if (sample.time_ms > 0)
+    sample.share = gb_per_s(bench.bytes(), sample.time_ms) / ceilings::device_copy().value;
   sample.ceiling = "device copy";
   return sample;
 }
@@ -309,23 +370,23 @@ TEST_CASE("register_coarsened.correct") {
 
 TEST_CASE("constant_filter.speed") {
   COURSE_CHECK_SPEED("constant_filter.speed", Graded::Share,
-                     [] { return measure(Variant::ConstantFilter, Variant::Basic); });
+                     [] { return sample_of(Variant::ConstantFilter, Variant::Basic); });
 }
 TEST_CASE("tiled_halo.speed") {
   COURSE_CHECK_SPEED("tiled_halo.speed", Graded::Share,
-                     [] { return measure(Variant::TiledHalo, Variant::Basic); });
+                     [] { return sample_of(Variant::TiledHalo, Variant::Basic); });
 }
 TEST_CASE("tiled_cached_halo.speed") {
   COURSE_CHECK_SPEED("tiled_cached_halo.speed", Graded::Share,
-                     [] { return measure(Variant::TiledCachedHalo, Variant::Basic); });
+                     [] { return sample_of(Variant::TiledCachedHalo, Variant::Basic); });
 }
 TEST_CASE("separable.speed") {
   COURSE_CHECK_SPEED("separable.speed", Graded::Share,
-                     [] { return measure(Variant::Separable, Variant::Basic); });
+                     [] { return sample_of(Variant::Separable, Variant::Basic); });
 }
 TEST_CASE("register_coarsened.speed") {
   COURSE_CHECK_SPEED("register_coarsened.speed", Graded::Share,
-                     [] { return measure(Variant::RegisterCoarsened, Variant::Basic); });
+                     [] { return sample_of(Variant::RegisterCoarsened, Variant::Basic); });
 }
 
 // Runs without a GPU: every check happens before the launcher touches the device.
@@ -357,6 +418,11 @@ TEST_CASE("launcher.bad_arguments") {
     CHECK_THROWS_AS(convolve(v, fake, fake + (1 << 30), kMaxExtent + 1, 1, good),
                     std::invalid_argument);
     CHECK_THROWS_AS(convolve(v, fake, fake + (1 << 30), 1, kMaxExtent + 1, good),
+                    std::invalid_argument);
+    // Each extent in range, but more than 2^30 pixels: an index would no longer fit in 32 bits.
+    CHECK_THROWS_WITH_AS(convolve(v, fake, fake + (std::size_t{1} << 32), 32769, 32768, good),
+                         doctest::Contains("2^30"), std::invalid_argument);
+    CHECK_THROWS_AS(convolve(v, fake, fake + (std::size_t{1} << 32), kMaxExtent, kMaxExtent, good),
                     std::invalid_argument);
     CHECK_THROWS_AS(convolve(v, nullptr, fake, 10, 10, good), std::invalid_argument);
     CHECK_THROWS_AS(convolve(v, fake, nullptr, 10, 10, good), std::invalid_argument);
