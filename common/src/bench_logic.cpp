@@ -42,9 +42,9 @@ Timing summarize(std::vector<double> ms) {
 
 int batch_launches(double median_ms) noexcept {
   if (!(median_ms > 0.0))
-    return 200;
-  const double wanted = std::ceil(5.0 / median_ms);
-  return static_cast<int>(std::clamp(wanted, 4.0, 200.0));
+    return 400;
+  const double wanted = std::ceil(10.0 / median_ms);
+  return static_cast<int>(std::clamp(wanted, 4.0, 400.0));
 }
 
 std::optional<std::string> clocks_disagree(double host_ms, double event_ms, int launches) {

@@ -102,10 +102,10 @@ struct Measurement {
 /// last kernel left there. DeviceBuffer::poison() calls it before every correctness run.
 void poison_shared_memory(cudaStream_t stream = {});
 
-/// @name Inputs made on the GPU, the same values as the CPU generators of course/data.hpp
-/// (element i of seed s is the same number on both), so a test may compute a CPU reference of
-/// the inputs a timed repeat used.
-/// @{
+// Inputs made on the GPU: the same values as the CPU generators of course/data.hpp (element i
+// of seed s is the same number on both), so a test may compute a CPU reference of the inputs a
+// timed launch used.
+
 /// @p count floats uniform in [@p low, @p high), as course::uniform_floats().
 void fill_uniform_floats(float* d_out, std::size_t count, std::uint64_t seed, float low, float high,
                          cudaStream_t stream);
@@ -115,7 +115,6 @@ void fill_uniform_ints(std::int32_t* d_out, std::size_t count, std::uint64_t see
 /// @p count keys uniform over all 2^32 values, as course::uniform_keys().
 void fill_uniform_keys(std::uint32_t* d_out, std::size_t count, std::uint64_t seed,
                        cudaStream_t stream);
-/// @}
 
 /// The arithmetic behind course::measure(), kept apart so that it is tested without a GPU.
 namespace bench {
@@ -139,7 +138,7 @@ enum class Prepare {
 [[nodiscard]] Timing summarize(std::vector<double> ms);
 
 /// Launches in the cross-check batch, for a rung whose median is @p median_ms: enough for the
-/// batch to last about 5 ms, at least 4 and at most 200.
+/// batch to last about 10 ms, at least 4 and at most 400.
 [[nodiscard]] int batch_launches(double median_ms) noexcept;
 
 /// Whether the host clock and the events of one batch agree: the host's time over a batch may
@@ -148,10 +147,12 @@ enum class Prepare {
 [[nodiscard]] std::optional<std::string> clocks_disagree(double host_ms, double event_ms,
                                                          int launches);
 
-/// The host's time may exceed the events' by this fraction of the events' time...
-inline constexpr double kClockRatio = 1.25;
+/// The host's time may exceed the events' by this factor of the events' time (a busy host or
+/// a GPU shared with other processes wakes the host late; work that escaped the stream leaves
+/// the events with nothing but the enqueueing, a small fraction of the host's time)...
+inline constexpr double kClockRatio = 2.0;
 /// ...plus this many milliseconds.
-inline constexpr double kClockSlackMs = 0.5;
+inline constexpr double kClockSlackMs = 1.0;
 
 }  // namespace bench
 
