@@ -4,19 +4,15 @@
 // networks (array length with batches, threads per block). See README.md.
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <bit>
-#include <cstring>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "course/buffer.hpp"
+#include "course/bench.hpp"
 #include "course/data.hpp"
 #include "course/demo.hpp"
-#include "course/error.hpp"
 #include "sorting.cuh"
-#include "sorting_cpu.hpp"
+#include "sorting_bench.hpp"
 
 namespace {
 
@@ -37,97 +33,34 @@ std::string power_text(std::size_t n) {
   return std::to_string(n);
 }
 
-// The keys (and values) of one table on the device, a fresh copy per timed run.
-struct Problem {
-  std::size_t n;
-  bool floats;
-  bool pairs;
-  std::vector<std::uint32_t> keys;      // as bit patterns
-  std::vector<std::uint32_t> expected;  // sorted, as bit patterns
-  DeviceBuffer<std::uint32_t> source, work, values_source, values;
-  Workspace workspace;
-
-  Problem(std::size_t count, bool use_floats, bool use_pairs)
-      : n(count), floats(use_floats), pairs(use_pairs) {
-    const std::uint64_t seed = base_seed();
-    if (floats) {
-      const auto f = uniform_floats(n, seed, -1.0e3f, 1.0e3f);
-      keys.resize(n);
-      std::memcpy(keys.data(), f.data(), n * sizeof(float));
-      expected = sort_reference(std::span<const float>(f)).keys;
-    } else {
-      keys = uniform_keys(n, seed);
-      expected = keys;
-      std::sort(expected.begin(), expected.end());
-    }
-    source = DeviceBuffer<std::uint32_t>{std::span<const std::uint32_t>(keys)};
-    work = DeviceBuffer<std::uint32_t>(n);
-    if (pairs) {
-      std::vector<std::uint32_t> index(n);
-      for (std::size_t i = 0; i < n; ++i)
-        index[i] = static_cast<std::uint32_t>(i);
-      values_source = DeviceBuffer<std::uint32_t>{std::span<const std::uint32_t>(index)};
-      values = DeviceBuffer<std::uint32_t>(n);
-    }
-  }
-
-  // Copies the input into place, then sorts it with @p sort (which gets keys and values).
-  void fresh(cudaStream_t stream) {
-    CUDA_CHECK(cudaMemcpyAsync(work.data(), source.data(), source.bytes(), cudaMemcpyDeviceToDevice,
-                               stream));
-    if (pairs)
-      CUDA_CHECK(cudaMemcpyAsync(values.data(), values_source.data(), values_source.bytes(),
-                                 cudaMemcpyDeviceToDevice, stream));
-  }
-
-  void sort(Variant variant, cudaStream_t stream) {
-    std::uint32_t* v = pairs ? values.data() : nullptr;
-    if (floats) {
-      auto* f = reinterpret_cast<float*>(work.data());
-      if (pairs)
-        sort_pairs(variant, f, v, n, workspace, stream);
-      else
-        sort_keys(variant, f, n, workspace, stream);
-    } else {
-      sort_batches(variant, work.data(), v, 1, n, 0, workspace, stream);
-    }
-  }
-
-  // Runs @p launch once on a fresh copy, checks the keys (every array of the batch sorted, when
-  // @p length < n) and, if it ran, times it.
-  LadderRow run(const std::string& rung, std::string_view kind, std::size_t length,
-                const std::function<void(cudaStream_t)>& launch, int repeat) {
-    LadderRow row;
-    row.rung = rung;
-    row.kind = kind;
-    auto timed = [&](cudaStream_t stream) {
-      fresh(stream);
-      launch(stream);
-    };
-    row.status = try_rung([&] {
-      timed(nullptr);
-      CUDA_CHECK(cudaDeviceSynchronize());
-    });
-    if (row.status != "ok")
-      return row;
-    const auto got = work.to_host();
-    bool right = true;
-    if (length == n) {
-      right = got == expected;
-    } else {  // batches: each array sorted, and the same keys as its input
-      for (std::size_t first = 0; first + length <= n && right; first += length) {
-        std::vector<std::uint32_t> want(keys.begin() + first, keys.begin() + first + length);
-        std::sort(want.begin(), want.end());
-        right = std::equal(want.begin(), want.end(), got.begin() + first);
-      }
-    }
-    if (!right)
-      row.status = "WRONG";
-    row.timing = time_on_gpu(timed, {.warmup = 2, .repeats = repeat});
-    row.metric = static_cast<double>(n) / (row.timing.median_ms * 1e3);  // Mkeys/s
+// Times @p variant on @p shape with course::measure(), as the speed tests do (fresh keys before
+// every sort, each timed sort checked against CUB's: sorting_bench.hpp), and makes its row: the
+// median of the timed sorts, or "WRONG" with the reason as the note when the timing does not
+// stand.
+LadderRow measured_row(Variant variant, const SortShape& shape, int repeat) {
+  const auto& info = info_of(variant);
+  LadderRow row;
+  row.rung = std::string(info.name);
+  row.kind = info.kind;
+  Measurement measurement;
+  row.status = try_rung([&] {
+    SortBench bench(shape);
+    MeasureOptions options;
+    options.repeats = repeat;
+    options.seed = base_seed();
+    measurement = measure(bench.trial(variant), options);
+  });
+  if (row.status != "ok")
     return row;
+  row.timing = measurement.timing;
+  if (!measurement.sound()) {
+    row.status = "WRONG";
+    row.note = measurement.failure;
   }
-};
+  if (row.timing.median_ms > 0)
+    row.metric = static_cast<double>(shape.count()) / (row.timing.median_ms * 1e3);  // Mkeys/s
+  return row;
+}
 
 // CUB's radix sort on n uint32 keys, in Mkeys/s so that shares come out right.
 ceilings::Ceiling cub_ceiling(std::size_t n) {
@@ -143,7 +76,7 @@ std::string what(const SortOptions& extra) {
 }
 
 LadderReport ladder(std::size_t n, const DemoOptions& options, const SortOptions& extra) {
-  Problem problem(n, extra.type == "float", extra.pairs);
+  const bool floats = extra.type == "float";
   LadderReport report;
   report.title = "Lesson 11, sorting " + power_text(n) + " " + what(extra);
   report.metric_unit = "Mkeys/s";
@@ -153,25 +86,17 @@ LadderReport ladder(std::size_t n, const DemoOptions& options, const SortOptions
   for (const auto& info : kVariants) {
     if (!options.wants(std::string(info.name)))
       continue;
-    const int threads =
-        info.network ? (options.block != 0 ? options.block : kDefaultNetworkThreads) : 0;
-    auto row = problem.run(
-        std::string(info.name), info.kind, n,
-        [&, v = info.variant](cudaStream_t s) {
-          if (info.network && !problem.floats)
-            sort_batches(v, problem.work.data(), problem.pairs ? problem.values.data() : nullptr, 1,
-                         n, threads, problem.workspace, s);
-          else
-            problem.sort(v, s);
-        },
-        options.repeat);
-    row.extra = {threads != 0 ? std::to_string(threads) : "-"};
+    // Float keys are sorted as one array at the networks' default threads per block.
+    const int threads = info.network && !floats && options.block != 0 ? options.block : 0;
+    auto row = measured_row(info.variant, {1, n, floats, extra.pairs, threads}, options.repeat);
+    row.extra = {info.network ? std::to_string(threads != 0 ? threads : kDefaultNetworkThreads)
+                              : "-"};
     report.rows.push_back(row);
   }
   report.notes = {
-      "Every timed run sorts a fresh copy of the same keys (the copy is timed too, "
-      "as in the ceiling: CUB DeviceRadixSort::SortKeys on uint32 keys of the same "
-      "count, measured in this run)."};
+      "Every timed run sorts fresh keys, copied into place inside the timing as in the "
+      "ceiling (CUB DeviceRadixSort::SortKeys on uint32 keys of the same count, measured in "
+      "this run), and is checked against CUB's sort of the same keys."};
   return report;
 }
 
@@ -181,7 +106,6 @@ LadderReport sweep(std::size_t total, const DemoOptions& options, const SortOpti
   const bool by_size = extra.sweep == "size";
   SortOptions uint_keys = extra;
   uint_keys.type = "uint";  // batches are uint32 keys
-  Problem problem(total, false, extra.pairs);
   LadderReport report;
   report.title = by_size ? "Lesson 11, seed 004's study: " + power_text(total) + " " +
                                what(uint_keys) + " in arrays of each length"
@@ -191,9 +115,8 @@ LadderReport sweep(std::size_t total, const DemoOptions& options, const SortOpti
   report.baseline = "thrust";
   report.ceiling = cub_ceiling(total);
   report.extra_columns = {"array length", "arrays", "threads/block"};
-  auto thrust_row = problem.run(
-      "thrust", "given", total, [&](cudaStream_t s) { problem.sort(Variant::Thrust, s); },
-      options.repeat);
+  auto thrust_row =
+      measured_row(Variant::Thrust, {1, total, false, extra.pairs, 0}, options.repeat);
   thrust_row.extra = {std::to_string(total), "1", "-"};
   report.rows.push_back(thrust_row);
 
@@ -214,14 +137,8 @@ LadderReport sweep(std::size_t total, const DemoOptions& options, const SortOpti
     for (const std::size_t length : lengths) {
       const std::size_t batch = total / length;
       for (const int threads : threads_list) {
-        auto row = problem.run(
-            std::string(info.name), info.kind, length,
-            [&, v = info.variant](cudaStream_t s) {
-              sort_batches(v, problem.work.data(), problem.pairs ? problem.values.data() : nullptr,
-                           batch, length, threads, problem.workspace, s);
-            },
-            options.repeat);
-        row.metric = static_cast<double>(batch * length) / (row.timing.median_ms * 1e3);
+        auto row = measured_row(info.variant, {batch, length, false, extra.pairs, threads},
+                                options.repeat);
         row.extra = {std::to_string(length), std::to_string(batch), std::to_string(threads)};
         report.rows.push_back(row);
       }
@@ -229,7 +146,8 @@ LadderReport sweep(std::size_t total, const DemoOptions& options, const SortOpti
   }
   report.notes = {
       "Mkeys/s counts all keys of the batch; the networks sort each array on its "
-      "own, thrust (the first row) sorts all keys as one array."};
+      "own, thrust (the first row) sorts all keys as one array. Every timed run is checked "
+      "against CUB's sort of the same keys (segmented for batches)."};
   return report;
 }
 
@@ -263,7 +181,7 @@ int main(int argc, char** argv) {
   };
   spec.validate = [](const DemoOptions& options) -> std::optional<std::string> {
     if (!options.size.empty() && !parse_size(options.size))
-      return "--size takes a count of keys from 1 to 2^30, e.g. 1000, 64k or 2^24";
+      return "--size takes a count of keys from 1 to 2^24, e.g. 1000, 64k or 2^20";
     if (options.block != 0 && std::find(kNetworkThreads.begin(), kNetworkThreads.end(),
                                         options.block) == kNetworkThreads.end())
       return "--block: the networks' threads per block, one of 64, 128, 256, 512, 1024 "

@@ -36,7 +36,7 @@ void dispatch(Variant variant, const Problem& problem, Workspace& workspace, cud
 std::optional<Problem> check(Variant variant, std::uint32_t* d_keys, std::uint32_t* d_values,
                              std::size_t batch, std::size_t length, int threads) {
   const auto& info = info_of(variant);
-  const std::string limit = "batch * length <= kMaxKeys = 2^30";
+  const std::string limit = "batch * length <= kMaxKeys = 2^24";
   require(length == 0 || batch <= kMaxKeys / length, "sort: too many keys (" + limit + ", got " +
                                                          std::to_string(batch) + " x " +
                                                          std::to_string(length) + ")");

@@ -236,7 +236,7 @@ void sort_network(const Problem& p, cudaStream_t stream) {
     return;  // arrays of one key are sorted
   const int log2_padded = log2_pow2(padded);
   const std::uint32_t tile = static_cast<std::uint32_t>(p.threads) * kKeysPerThread;
-  const std::uint32_t virtual_count = p.batch * padded;  // < 2^31: batch * length <= 2^30
+  const std::uint32_t virtual_count = p.batch * padded;  // < 2 kMaxKeys = 2^25
   const unsigned tiles = blocks_for(virtual_count, static_cast<int>(tile));
   const std::size_t shared = std::size_t{tile} * sizeof(std::uint32_t) * (kPairs ? 2 : 1);
   auto tile_pass = [&](std::uint32_t size_lo, std::uint32_t size_hi) {

@@ -1,17 +1,24 @@
 // Lesson 11's tests: every rung sorts uint32 and float keys, alone and with values, at many
 // lengths and on special inputs; the result is compared with a stable CPU sort (keys bit-exact;
 // values exactly for the stable rungs, as a permutation consistent with the keys for the
-// networks); batches of arrays and every threads-per-block for the networks; speed as a share of
-// CUB's radix sort measured in this run; bad arguments refused. Test names, thresholds and
-// points come from the grading table in lessons/11_sorting/README.md.
+// networks); each pointer aligned or not on its own; the same buffers sorted twice; batches of
+// arrays, every threads-per-block, with and without values, and kMaxKeys for the networks; speed
+// as a share of CUB's radix sort measured in this run, by course::measure() (sorting_bench.hpp);
+// bad arguments refused. Test names, thresholds and points come from the grading table in
+// lessons/11_sorting/README.md.
+#include <algorithm>
 #include <bit>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "course/testing.hpp"
 #include "sorting.cuh"
+#include "sorting_bench.hpp"
 #include "sorting_cpu.hpp"
 
 namespace {
@@ -19,10 +26,8 @@ namespace {
 using namespace course;
 using namespace course::lesson11;
 
-// Guards around the keys and values: a write there is a bug, and a key read from there would
-// show up in the result. 17 keys in front also starts the arrays off a 16-byte boundary.
-constexpr std::size_t kFront = 17;
-constexpr std::size_t kBack = 16;
+// Guards around the keys and values (class Framed): a write there is a bug, and a key read from
+// there would show up in the result.
 constexpr std::uint32_t kFrontGuard = 0xFFFFFFFFu;  // would sort last if read
 constexpr std::uint32_t kBackGuard = 0u;            // would sort first if read
 
@@ -158,39 +163,73 @@ std::string describe(const Run& run, const std::string& input, std::uint64_t see
   return text + ", " + input + " input, seed " + std::to_string(seed);
 }
 
-// Sorts @p bits as @p run says and checks keys, values and guards against the CPU reference.
-void check_one(const Run& run, const std::vector<std::uint32_t>& bits, const std::string& where) {
-  const std::size_t n = run.batch * run.length;
-  std::vector<std::uint32_t> framed(kFront + n + kBack, kBackGuard);
-  std::fill_n(framed.begin(), kFront, kFrontGuard);
-  for (std::size_t i = 0; i < n; ++i)
-    framed[kFront + i] = bits[i];
-  std::vector<std::uint32_t> framed_values(kFront + n + kBack, kBackGuard);
-  std::fill_n(framed_values.begin(), kFront, kFrontGuard);
-  for (std::size_t i = 0; i < n; ++i)
-    framed_values[kFront + i] = static_cast<std::uint32_t>(i);
-  DeviceBuffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(framed)};
-  DeviceBuffer<std::uint32_t> d_values{std::span<const std::uint32_t>(framed_values)};
-  std::uint32_t* keys = d_keys.data() + kFront;
-  std::uint32_t* values = run.pairs ? d_values.data() + kFront : nullptr;
-  Workspace workspace;
-  if (run.floats) {
-    auto* float_keys = reinterpret_cast<float*>(keys);
-    if (run.pairs)
-      sort_pairs(run.variant, float_keys, values, n, workspace);
-    else
-      sort_keys(run.variant, float_keys, n, workspace);
-  } else {
-    sort_batches(run.variant, keys, values, run.batch, run.length, run.threads, workspace);
-  }
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const auto all_keys = d_keys.to_host();
-  const auto all_values = d_values.to_host();
-  const std::span<const std::uint32_t> got_keys(all_keys.data() + kFront, n);
-  const std::span<const std::uint32_t> got_values(all_values.data() + kFront, n);
+// Under compute-sanitizer (COURSE_SANITIZE=1) every buffer ends where its data ends, so that
+// memcheck sees a read or write past the end; otherwise guards frame the keys and the values.
+bool sanitizing() {
+  const char* value = std::getenv("COURSE_SANITIZE");
+  return value != nullptr && std::string_view(value) == "1";
+}
 
-  // The reference, array by array; order[] holds input positions in the whole buffer.
-  std::vector<std::uint32_t> expected(n), order(n);
+// Where the keys and the values start: one element past a 16-byte boundary (the default, as a
+// slice of a larger array would), or on one. Each pointer is placed on its own, so a rung that
+// checks one pointer's alignment and assumes the other's is caught.
+struct Frame {
+  bool keys_aligned = false;
+  bool values_aligned = false;
+};
+
+std::string describe(Frame frame) {
+  if (!frame.keys_aligned && !frame.values_aligned)
+    return "";
+  return std::string(", keys ") + (frame.keys_aligned ? "16-byte aligned" : "misaligned") +
+         ", values " + (frame.values_aligned ? "16-byte aligned" : "misaligned");
+}
+
+// A device array between guards: kFrontGuard before it, kBackGuard after it (no guards under a
+// sanitizer), starting on a 16-byte boundary or one element past it.
+class Framed {
+ public:
+  Framed(std::span<const std::uint32_t> contents, bool aligned)
+      : front_((sanitizing() ? 0 : kGuard) + (aligned ? 0 : 1)),
+        n_(contents.size()),
+        buffer_(front_ + n_ + (sanitizing() ? 0 : kGuard)) {
+    upload(contents);
+  }
+  // Writes @p contents (n elements) and the guards.
+  void upload(std::span<const std::uint32_t> contents) {
+    std::vector<std::uint32_t> all(buffer_.size(), kBackGuard);
+    std::fill_n(all.begin(), front_, kFrontGuard);
+    std::copy(contents.begin(), contents.end(), all.begin() + static_cast<std::ptrdiff_t>(front_));
+    buffer_.upload(all);
+  }
+  std::uint32_t* data() { return buffer_.data() + front_; }
+  // The array and whether the guards are intact.
+  std::vector<std::uint32_t> download(bool& guards_intact) const {
+    const auto all = buffer_.to_host();
+    guards_intact = true;
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if ((i < front_ && all[i] != kFrontGuard) || (i >= front_ + n_ && all[i] != kBackGuard))
+        guards_intact = false;
+    return {all.begin() + static_cast<std::ptrdiff_t>(front_),
+            all.begin() + static_cast<std::ptrdiff_t>(front_ + n_)};
+  }
+
+ private:
+  static constexpr std::size_t kGuard = 16;
+  std::size_t front_;
+  std::size_t n_;
+  DeviceBuffer<std::uint32_t> buffer_;
+};
+
+// What a sort of @p bits as @p run says must give: the keys, and order[i], the input position
+// (in the whole buffer) of the key that lands at i, in stable order.
+struct Expected {
+  std::vector<std::uint32_t> keys, order;
+};
+
+Expected expected_of(const Run& run, const std::vector<std::uint32_t>& bits) {
+  const std::size_t n = run.batch * run.length;
+  Expected expected{std::vector<std::uint32_t>(n), std::vector<std::uint32_t>(n)};
   for (std::size_t a = 0; a < run.batch; ++a) {
     const std::size_t first = a * run.length;
     SortedPairs sorted;
@@ -202,59 +241,95 @@ void check_one(const Run& run, const std::vector<std::uint32_t>& bits, const std
       sorted = sort_reference(std::span<const std::uint32_t>(bits.data() + first, run.length));
     }
     for (std::size_t i = 0; i < run.length; ++i) {
-      expected[first + i] = sorted.keys[i];
-      order[first + i] = static_cast<std::uint32_t>(first + sorted.order[i]);
+      expected.keys[first + i] = sorted.keys[i];
+      expected.order[first + i] = static_cast<std::uint32_t>(first + sorted.order[i]);
     }
   }
-  COURSE_CHECK_MATCH(compare_exact<std::uint32_t>(got_keys, expected, {n}), where + ", keys");
+  return expected;
+}
 
-  if (run.pairs) {
-    if (info_of(run.variant).stable) {
-      COURSE_CHECK_MATCH(compare_exact<std::uint32_t>(got_values, order, {n}),
-                         where +
-                             ", values (a stable sort keeps equal keys in input order; each "
-                             "value is its key's input position)");
-    } else {
-      // Any order among equal keys, but each value must be the input position of a key equal
-      // to the one beside it, in the same array, and each input position must appear once.
-      std::vector<bool> seen(n, false);
-      std::string problem;
-      for (std::size_t i = 0; i < n && problem.empty(); ++i) {
-        const std::uint32_t from = got_values[i];
-        const std::size_t array = i / run.length;
-        if (from >= n || from / run.length != array)
-          problem = "value at [" + std::to_string(i) + "] is " + std::to_string(from) +
-                    ", not a position in array " + std::to_string(array);
-        else if (seen[from])
-          problem = "value " + std::to_string(from) + " appears twice (second at [" +
-                    std::to_string(i) + "])";
-        else if (bits[from] != got_keys[i])
-          problem = "at [" + std::to_string(i) + "] the key is " + std::to_string(got_keys[i]) +
-                    " but its value " + std::to_string(from) + " came with key " +
-                    std::to_string(bits[from]);
-        else
-          seen[from] = true;
-      }
-      CHECK_MESSAGE(problem.empty(), where << ", values: " << problem);
-    }
+std::vector<std::uint32_t> positions(std::size_t n) {
+  std::vector<std::uint32_t> values(n);
+  for (std::size_t i = 0; i < n; ++i)
+    values[i] = static_cast<std::uint32_t>(i);
+  return values;
+}
+
+// Sorts the keys (and, for pairs, values) in place as @p run says, shared memory poisoned first.
+void sort_run(const Run& run, std::uint32_t* keys, std::uint32_t* values, Workspace& workspace) {
+  const std::size_t n = run.batch * run.length;
+  poison_shared_memory(nullptr);
+  if (run.floats) {
+    auto* float_keys = reinterpret_cast<float*>(keys);
+    if (run.pairs)
+      sort_pairs(run.variant, float_keys, values, n, workspace);
+    else
+      sort_keys(run.variant, float_keys, n, workspace);
+  } else {
+    sort_batches(run.variant, keys, run.pairs ? values : nullptr, run.batch, run.length,
+                 run.threads, workspace);
   }
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
 
-  auto guards_intact = [&](const std::vector<std::uint32_t>& all) {
-    for (std::size_t i = 0; i < kFront; ++i)
-      if (all[i] != kFrontGuard)
-        return false;
-    for (std::size_t i = kFront + n; i < all.size(); ++i)
-      if (all[i] != kBackGuard)
-        return false;
-    return true;
-  };
-  CHECK_MESSAGE(guards_intact(all_keys), where << ": a key was written outside the array");
-  CHECK_MESSAGE(guards_intact(all_values), where << ": a value was written outside the array");
+// Checks sorted keys (and values: input positions) against the CPU reference.
+void verify(const Run& run, const std::vector<std::uint32_t>& bits, const Expected& expected,
+            std::span<const std::uint32_t> got_keys, std::span<const std::uint32_t> got_values,
+            const std::string& where) {
+  const std::size_t n = run.batch * run.length;
+  COURSE_CHECK_MATCH(compare_exact<std::uint32_t>(got_keys, expected.keys, {n}), where + ", keys");
+  if (!run.pairs)
+    return;
+  if (info_of(run.variant).stable) {
+    COURSE_CHECK_MATCH(compare_exact<std::uint32_t>(got_values, expected.order, {n}),
+                       where +
+                           ", values (a stable sort keeps equal keys in input order; each "
+                           "value is its key's input position)");
+    return;
+  }
+  // Any order among equal keys, but each value must be the input position of a key equal to the
+  // one beside it, in the same array, and each input position must appear once.
+  std::vector<bool> seen(n, false);
+  std::string problem;
+  for (std::size_t i = 0; i < n && problem.empty(); ++i) {
+    const std::uint32_t from = got_values[i];
+    const std::size_t array = i / run.length;
+    if (from >= n || from / run.length != array)
+      problem = "value at [" + std::to_string(i) + "] is " + std::to_string(from) +
+                ", not a position in array " + std::to_string(array);
+    else if (seen[from])
+      problem = "value " + std::to_string(from) + " appears twice (second at [" +
+                std::to_string(i) + "])";
+    else if (bits[from] != got_keys[i])
+      problem = "at [" + std::to_string(i) + "] the key is " + std::to_string(got_keys[i]) +
+                " but its value " + std::to_string(from) + " came with key " +
+                std::to_string(bits[from]);
+    else
+      seen[from] = true;
+  }
+  CHECK_MESSAGE(problem.empty(), where << ", values: " << problem);
+}
+
+// Sorts @p bits as @p run says, in fresh framed buffers, and checks keys, values and guards.
+void check_one(const Run& run, const std::vector<std::uint32_t>& bits, const Expected& expected,
+               const std::string& where, Frame frame = {}) {
+  const std::size_t n = run.batch * run.length;
+  Framed keys(bits, frame.keys_aligned);
+  Framed values(positions(n), frame.values_aligned);
+  Workspace workspace;
+  sort_run(run, keys.data(), values.data(), workspace);
+  bool keys_guarded = true, values_guarded = true;
+  const auto got_keys = keys.download(keys_guarded);
+  const auto got_values = values.download(values_guarded);
+  const std::string here = where + describe(frame);
+  verify(run, bits, expected, got_keys, got_values, here);
+  CHECK_MESSAGE(keys_guarded, here << ": a key was written outside the array");
+  CHECK_MESSAGE(values_guarded, here << ": a value was written outside the array");
 }
 
 std::vector<std::size_t> correctness_lengths(Variant variant) {
   // One key, tiny arrays, warp and tile sizes +- 1 (networks: 4096-key tiles; radix: 4096-key
-  // tiles), odd sizes, a million.
+  // tiles), odd sizes, a million, and for the rungs that sort one array only, kMaxKeys.
   // Under a sanitizer (quick mode) every shared-memory access is checked, hundreds of times
   // slower: the sizes stop at two tiles.
   std::vector<std::size_t> lengths{1, 2, 3, 31, 64, 1000, 1025, 4095, 4096, 4097, 8193};
@@ -262,9 +337,105 @@ std::vector<std::size_t> correctness_lengths(Variant variant) {
     lengths.push_back(65537);
     lengths.push_back(std::size_t{1} << 20);
     if (!info_of(variant).network)
-      lengths.push_back(std::size_t{1} << 24);
+      lengths.push_back(kMaxKeys);
   }
   return lengths;
+}
+
+// Each pointer on a 16-byte boundary on its own (the other one element past it), and both, at a
+// ragged length and at whole tiles of 4096 keys (where a vectorized path would run).
+void check_alignments(Variant variant, std::uint64_t& stream) {
+  const std::uint64_t base = base_seed();
+  // Under a sanitizer (quick mode): one length with a whole tile and a ragged end.
+  std::vector<std::size_t> lengths{4097};
+  if (!quick_mode())
+    lengths = {1000, 12288, 65536};
+  for (const std::size_t length : lengths) {
+    const std::uint64_t seed = derive_seed(base, stream++);
+    const auto keys = make_keys(Keys::Uniform, length, seed);
+    Run run{variant, false, true, 1, length, 0};
+    const Expected expected = expected_of(run, keys);
+    for (const Frame frame : {Frame{true, false}, Frame{false, true}, Frame{true, true}})
+      check_one(run, keys, expected, describe(run, name_of(Keys::Uniform), seed), frame);
+    run.pairs = false;
+    check_one(run, keys, expected, describe(run, name_of(Keys::Uniform), seed), {true, true});
+  }
+}
+
+// The same buffers sorted twice, the second time with one key changed (not the first, last or
+// middle one): a rung that keeps its last result and hands it back when the pointers, the size
+// or a few sampled keys repeat is wrong the second time. Not under a sanitizer (quick mode): it
+// checks honesty, not memory safety, and racecheck is slow.
+void check_repeat(Variant variant, std::uint64_t& stream) {
+  if (quick_mode())
+    return;
+  for (const std::size_t length : {std::size_t{4097}, std::size_t{1} << 20}) {
+    const std::uint64_t seed = derive_seed(base_seed(), stream++);
+    const auto first = make_keys(Keys::Uniform, length, seed);
+    const std::size_t changed = length / 3 + 1;
+    const auto second = [&] {
+      auto keys = first;
+      keys[changed] ^= 0x80000000u;
+      return keys;
+    }();
+    const Run one{variant, false, true, 1, length, 0};
+    const Expected expected[] = {expected_of(one, first), expected_of(one, second)};
+    for (const bool pairs : {true, false}) {
+      const Run run{variant, false, pairs, 1, length, 0};
+      Framed keys(first, false);
+      Framed values(positions(length), false);
+      Workspace workspace;
+      const std::string where = describe(run, name_of(Keys::Uniform), seed);
+      for (const int call : {0, 1}) {
+        const auto& input = call == 0 ? first : second;
+        keys.upload(input);
+        values.upload(positions(length));
+        sort_run(run, keys.data(), values.data(), workspace);
+        bool keys_guarded = true, values_guarded = true;
+        const auto got_keys = keys.download(keys_guarded);
+        const auto got_values = values.download(values_guarded);
+        verify(run, input, expected[call], got_keys, got_values,
+               call == 0 ? where
+                         : where + ", sorted again in the same buffers with key [" +
+                               std::to_string(changed) +
+                               "] changed (a result kept from the call before is wrong)");
+        CHECK_MESSAGE((keys_guarded && values_guarded), where << ": written outside the arrays");
+      }
+    }
+  }
+}
+
+// The networks at kMaxKeys, where their index arithmetic is largest: one array of kMaxKeys keys,
+// and a ragged batch whose padded index space is near 2 kMaxKeys. CUB's sort on the GPU is the
+// reference here (course::measure()'s trusted code, untimed), and a network's values are a
+// function of their keys (sorting_bench.hpp): a CPU sort of 2^24 keys per case would take seconds.
+void check_at_limit(Variant variant, std::uint64_t& stream) {
+  if (quick_mode())
+    return;
+  const std::size_t ragged = (std::size_t{1} << 17) + 1;
+  const SortShape shapes[] = {{1, kMaxKeys, false, false, 0},
+                              {1, kMaxKeys, false, true, 0},
+                              {kMaxKeys / ragged, ragged, false, true, 0},
+                              {kMaxKeys / ragged, ragged, false, false, 256}};
+  for (const SortShape& shape : shapes) {
+    const std::uint64_t seed = derive_seed(base_seed(), stream++);
+    SortBench bench(shape);
+    bench.load(variant, seed, nullptr);
+    bench.reference(variant, nullptr);
+    poison_shared_memory(nullptr);
+    bench.launch(variant, nullptr);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const Run run{variant, false, shape.pairs, shape.batch, shape.length, shape.threads};
+    const std::string where = describe(run, "uniform", seed) + " (at kMaxKeys, against CUB)";
+    const std::size_t n = shape.count();
+    COURSE_CHECK_MATCH(
+        compare_exact<std::uint32_t>(bench.keys().to_host(), bench.expected_keys().to_host(), {n}),
+        where + ", keys");
+    if (shape.pairs)
+      COURSE_CHECK_MATCH(compare_exact<std::uint32_t>(bench.values().to_host(),
+                                                      bench.expected_values().to_host(), {n}),
+                         where + ", values (each a function of its key: it must travel with it)");
+  }
 }
 
 void check_correct(Variant variant) {
@@ -283,11 +454,12 @@ void check_correct(Variant variant) {
       const std::uint64_t seed = derive_seed(base, stream++);
       const auto keys = make_keys(pattern, length, seed);
       Run run{variant, false, true, 1, length, 0};
-      check_one(run, keys, describe(run, name_of(pattern), seed));
+      const Expected expected = expected_of(run, keys);
+      check_one(run, keys, expected, describe(run, name_of(pattern), seed));
       if (pattern == Keys::Uniform || pattern == Keys::Extremes) {
         run.pairs = false;
         if (!huge || pattern == Keys::Uniform)
-          check_one(run, keys, describe(run, name_of(pattern), seed));
+          check_one(run, keys, expected, describe(run, name_of(pattern), seed));
       }
     }
   }
@@ -298,15 +470,20 @@ void check_correct(Variant variant) {
     for (const Floats pattern : kFloatPatterns) {
       const std::uint64_t seed = derive_seed(base, stream++);
       const auto bits = make_float_bits(pattern, length, seed);
+      Run run{variant, true, false, 1, length, 0};
+      const Expected expected = expected_of(run, bits);
       for (const bool pairs : {false, true}) {
-        const Run run{variant, true, pairs, 1, length, 0};
-        check_one(run, bits, describe(run, name_of(pattern), seed));
+        run.pairs = pairs;
+        check_one(run, bits, expected, describe(run, name_of(pattern), seed));
       }
     }
   }
+  check_alignments(variant, stream);
+  check_repeat(variant, stream);
   if (!info_of(variant).network)
     return;
-  // The networks: batches of arrays (powers of two and ragged), and every threads per block.
+  // The networks: batches of arrays (powers of two and ragged), and every threads per block, each
+  // with values and keys only (the kernels differ).
   struct Batch {
     std::size_t batch, length;
     int threads;
@@ -324,43 +501,41 @@ void check_correct(Variant variant) {
     for (const Keys pattern : {Keys::Uniform, Keys::FewDistinct}) {
       const std::uint64_t seed = derive_seed(base, stream++);
       const auto keys = make_keys(pattern, b.batch * b.length, seed);
-      const Run run{variant, false, true, b.batch, b.length, b.threads};
-      check_one(run, keys, describe(run, name_of(pattern), seed));
+      Run run{variant, false, true, b.batch, b.length, b.threads};
+      const Expected expected = expected_of(run, keys);
+      check_one(run, keys, expected, describe(run, name_of(pattern), seed));
+      // Keys only too; under a sanitizer (quick mode) only for the threads-per-block sweep.
+      if (pattern == Keys::Uniform && (!quick_mode() || b.batch == 1)) {
+        run.pairs = false;
+        check_one(run, keys, expected, describe(run, name_of(pattern), seed));
+      }
     }
   }
+  check_at_limit(variant, stream);
 }
 
-// Times @p variant on 2^@p log2n uniform keys (each repeat sorts a fresh copy, as the CUB
-// ceiling does) after checking the result; thrust in the same run as the baseline.
-SpeedSample measure(Variant variant, int log2n) {
+// One speed sample of @p variant on 2^@p log2n uniform uint32 keys, measured by course::measure()
+// (fresh keys and a CUB check around every timed sort, sorting_bench.hpp); thrust in the same run
+// as the baseline, CUB's radix sort as the ceiling.
+SpeedSample sample_of(Variant variant, int log2n) {
   const std::size_t n = std::size_t{1} << log2n;
-  const auto keys = uniform_keys(n, derive_seed(base_seed(), 1000));
-  DeviceBuffer<std::uint32_t> d_source{std::span<const std::uint32_t>(keys)};
-  DeviceBuffer<std::uint32_t> d_keys(n);
-  Workspace workspace;
-  auto sort_fresh = [&](Variant v, cudaStream_t stream) {
-    CUDA_CHECK(cudaMemcpyAsync(d_keys.data(), d_source.data(), d_source.bytes(),
-                               cudaMemcpyDeviceToDevice, stream));
-    sort_keys(v, d_keys.data(), n, workspace, stream);
-  };
-  sort_fresh(variant, nullptr);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  auto expected = keys;
-  std::sort(expected.begin(), expected.end());
-  REQUIRE_MESSAGE(d_keys.to_host() == expected, name_of(variant)
-                                                    << " sorts 2^" << log2n
-                                                    << " keys wrongly; fix correctness first");
-
-  auto time = [&](Variant v) {
-    return time_on_gpu([&](cudaStream_t stream) { sort_fresh(v, stream); }).median_ms;
-  };
+  SortBench bench({.batch = 1, .length = n});
+  MeasureOptions options;
+  options.seed = derive_seed(base_seed(), 1000);
+  const Measurement rung = measure(bench.trial(variant), options);
   SpeedSample sample;
-  sample.time_ms = time(variant);
-  sample.speedup = time(Variant::Thrust) / sample.time_ms;
+  sample.time_ms = rung.timing.median_ms;
+  sample.failure = rung.failure;
   sample.baseline = "thrust";
+  sample.ceiling = "CUB radix sort, 2^" + std::to_string(log2n) + " keys";
+  if (!sample.failure.empty())
+    return sample;
+  const Measurement baseline = measure(bench.trial(Variant::Thrust), options);
+  sample.speedup = baseline.timing.median_ms / sample.time_ms;
+  if (!baseline.sound())
+    sample.failure = baseline.failure;
   const double gkeys_per_s = static_cast<double>(n) / (sample.time_ms * 1e6);
   sample.share = gkeys_per_s / ceilings::cub_radix_sort_keys(n).value;
-  sample.ceiling = "CUB radix sort, 2^" + std::to_string(log2n) + " keys";
   return sample;
 }
 
@@ -383,18 +558,19 @@ TEST_CASE("radix_wide.correct") {
 }
 
 TEST_CASE("bitonic.speed") {
-  COURSE_CHECK_SPEED("bitonic.speed", Graded::Share, [] { return measure(Variant::Bitonic, 20); });
+  COURSE_CHECK_SPEED("bitonic.speed", Graded::Share,
+                     [] { return sample_of(Variant::Bitonic, 20); });
 }
 TEST_CASE("odd_even_merge.speed") {
   COURSE_CHECK_SPEED("odd_even_merge.speed", Graded::Share,
-                     [] { return measure(Variant::OddEvenMerge, 20); });
+                     [] { return sample_of(Variant::OddEvenMerge, 20); });
 }
 TEST_CASE("radix.speed") {
-  COURSE_CHECK_SPEED("radix.speed", Graded::Share, [] { return measure(Variant::Radix, 24); });
+  COURSE_CHECK_SPEED("radix.speed", Graded::Share, [] { return sample_of(Variant::Radix, 24); });
 }
 TEST_CASE("radix_wide.speed") {
   COURSE_CHECK_SPEED("radix_wide.speed", Graded::Share,
-                     [] { return measure(Variant::RadixWide, 24); });
+                     [] { return sample_of(Variant::RadixWide, 24); });
 }
 
 // Runs without a GPU: every check happens before the launcher touches the device.
