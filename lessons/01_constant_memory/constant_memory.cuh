@@ -50,8 +50,10 @@ inline constexpr int kMaxDegree = 63;
 inline constexpr int kMaxCoefficients = 64 * 64;
 /// The largest argument of the table: x = i * step must stay below it.
 inline constexpr float kMaxTableArgument = 1024.0f;
-/// The most elements one launch accepts (2^31 - 1: indices fit in 32 bits).
-inline constexpr std::size_t kMaxElements = (std::size_t{1} << 31) - 1;
+/// The most elements one launch accepts: 2^28 floats, 1 GiB per vector. Below it an element
+/// index, even times a few points per thread, fits in a 32-bit int, so a kernel's index
+/// arithmetic cannot overflow at any n the launchers accept; the tests reach 2^26.
+inline constexpr std::size_t kMaxElements = std::size_t{1} << 28;
 /// Threads per block when the caller does not choose.
 inline constexpr int kDefaultBlock = 256;
 

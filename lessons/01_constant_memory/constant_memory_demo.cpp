@@ -1,13 +1,13 @@
 // Lesson 01's demo: the table kernel and the polynomial ladder, as tables. See README.md.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "constant_memory.cuh"
-#include "constant_memory_cpu.hpp"
-#include "course/buffer.hpp"
-#include "course/compare.hpp"
+#include "constant_memory_bench.hpp"
+#include "course/bench.hpp"
 #include "course/data.hpp"
 #include "course/demo.hpp"
 #include "course/error.hpp"
@@ -28,7 +28,28 @@ LadderRow start_row(Variant variant) {
   LadderRow row;
   row.rung = name_of(variant);
   for (const auto& info : kVariants)
-    if (info.variant == variant) row.kind = info.kind;
+    if (info.variant == variant)
+      row.kind = info.kind;
+  return row;
+}
+
+// Times @p variant with the tests' procedure (constant_memory_bench.hpp): fresh inputs before
+// every launch, every timed output checked, the harness's stream and clock. @p metric_of turns
+// the median time into the row's metric. A wrong timed output marks the row WRONG, with a note.
+LadderRow measure_row(Bench& bench, Variant variant, const MeasureOptions& options,
+                      const std::function<double(double)>& metric_of, LadderReport& report) {
+  LadderRow row = start_row(variant);
+  Measurement measured;
+  row.status = try_rung([&] { measured = measure(bench.trial(variant), options); });
+  if (row.status == "ok") {
+    row.timing = measured.timing;
+    if (row.timing.median_ms > 0)
+      row.metric = metric_of(row.timing.median_ms);
+    if (!measured.sound()) {
+      row.status = "WRONG";
+      report.notes.push_back("WRONG: " + measured.failure);
+    }
+  }
   return row;
 }
 
@@ -36,8 +57,10 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const PolyOptio
   const std::size_t n = *parse_count(options.size.empty() ? kDefaultSize : options.size);
   const int block = options.block != 0 ? options.block : kDefaultBlock;
   const int degree = poly_options.degree, sets = poly_options.sets;
-  const std::uint64_t seed = base_seed();
-  DeviceBuffer<float> d_y(n);
+  Bench bench(BenchConfig{.n = n, .degree = degree, .sets = sets, .block = block});
+  MeasureOptions measure_options;
+  measure_options.repeats = options.repeat;
+  measure_options.seed = base_seed();
   std::vector<LadderReport> reports;
 
   if (options.wants("table")) {
@@ -47,30 +70,14 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const PolyOptio
     table.metric_unit = "GB/s";
     table.baseline = "table";
     table.ceiling = ceilings::device_copy();
-    const float step = 1000.0f / static_cast<float>(n);
-    LadderRow row = start_row(Variant::Table);
-    auto run = [&](cudaStream_t s) { sin_sqrt_table(d_y.data(), n, step, s, block); };
-    row.status = try_rung([&] { run(nullptr); });
-    if (row.status == "ok") {
-      const auto check = compare_close(d_y.to_host(), sin_sqrt_reference(n, step), {1e-5, 1e-5}, {n});
-      if (!check.ok) row.status = "WRONG";
-      row.timing = time_on_gpu(run, {.warmup = 2, .repeats = options.repeat});
-      row.metric = gb_per_s(4.0 * n, row.timing.median_ms);
-    }
-    table.rows.push_back(row);
-    table.notes = {"GB/s counts the bytes written (nothing is read); the ceiling counts a copy's "
-                   "bytes read + written."};
+    table.notes = {
+        "GB/s counts the bytes written (nothing is read); the ceiling counts a copy's "
+        "bytes read + written. Each timed launch had a new step and was checked."};
+    table.rows.push_back(measure_row(
+        bench, Variant::Table, measure_options,
+        [&](double ms) { return gb_per_s(bench.table_bytes(), ms); }, table));
     reports.push_back(table);
   }
-
-  const auto x = uniform_floats(n, seed);
-  const auto coefficients =
-      uniform_floats(static_cast<std::size_t>(sets) * (degree + 1), derive_seed(seed, 1));
-  DeviceBuffer<float> d_x{std::span<const float>(x)}, d_c{std::span<const float>(coefficients)};
-  const auto expected = poly_reference(coefficients, degree, 1, x);
-  const auto expected_sets = poly_reference(coefficients, degree, sets, x);
-  const Tolerance tolerance{1e-5 * coefficient_bound(coefficients, degree, sets), 1e-5};
-  const std::string uploaded = try_rung([&] { upload_coefficients(coefficients.data(), degree, sets); });
 
   LadderReport poly;
   poly.title = "Lesson 01, polynomial of degree " + std::to_string(degree) + " (Horner) at " +
@@ -78,39 +85,38 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const PolyOptio
   poly.metric_unit = "GFLOP/s";
   poly.baseline = "poly_global";
   poly.ceiling = ceilings::cublas_sgemm(4096, 4096, 4096);
-  struct Rung {
-    Variant variant;
-    std::function<void(cudaStream_t)> run;
-    const std::vector<double>* expected;
-  };
-  const std::vector<Rung> rungs{
-      {Variant::PolyGlobal, [&](cudaStream_t s) { poly_global(d_c.data(), degree, d_x.data(), d_y.data(), n, s, block); }, &expected},
-      {Variant::PolyConstant, [&](cudaStream_t s) { poly_constant(degree, d_x.data(), d_y.data(), n, s, block); }, &expected},
-      {Variant::PolyConstantDivergent, [&](cudaStream_t s) { poly_constant_divergent(degree, sets, d_x.data(), d_y.data(), n, s, block); }, &expected_sets},
-  };
-  for (const auto& rung : rungs) {
-    LadderRow row = start_row(rung.variant);
-    if (!options.wants(row.rung)) continue;
-    d_y.poison();
-    row.status = rung.variant != Variant::PolyGlobal && uploaded != "ok" ? uploaded : try_rung([&] { rung.run(nullptr); });
-    if (row.status == "ok") {
-      if (!compare_close(d_y.to_host(), *rung.expected, tolerance, {n}).ok) row.status = "WRONG";
-      row.timing = time_on_gpu(rung.run, {.warmup = 2, .repeats = options.repeat});
-      row.metric = gflop_per_s(2.0 * degree * static_cast<double>(n), row.timing.median_ms);
-    }
-    if (rung.variant == Variant::PolyConstantDivergent) row.note = std::to_string(sets) + " sets";
+  poly.notes = {
+      "GFLOP/s counts one multiply and one add per coefficient and point (2 * degree * n); "
+      "the ceiling is cuBLAS SGEMM 4096^3 in FP32 without tensor cores, measured in this run. "
+      "Each timed launch had new points and coefficients and was checked."};
+  for (const Variant variant :
+       {Variant::PolyGlobal, Variant::PolyConstant, Variant::PolyConstantDivergent}) {
+    if (!options.wants(std::string(name_of(variant))))
+      continue;
+    LadderRow row = measure_row(
+        bench, variant, measure_options,
+        [&](double ms) { return gflop_per_s(bench.poly_flops(), ms); }, poly);
+    if (variant == Variant::PolyConstantDivergent)
+      row.note = std::to_string(sets) + " sets";
     poly.rows.push_back(row);
   }
-  poly.notes = {"GFLOP/s counts one multiply and one add per coefficient and point (2 * degree * n); "
-                "the ceiling is cuBLAS SGEMM 4096^3 in FP32 without tensor cores, measured in this run."};
   if (options.wants("readback")) {
-    std::vector<float> back(static_cast<std::size_t>(sets) * (degree + 1));
-    std::string status = uploaded != "ok" ? uploaded : try_rung([&] { download_coefficients(back.data(), static_cast<int>(back.size())); });
-    if (status == "ok" && back != coefficients) status = "WRONG";
-    poly.notes.push_back("readback: " + std::to_string(back.size()) +
-                         " coefficients read back from constant memory with cudaMemcpyFromSymbol: " + status);
+    // Not timed: the constant buffer read back after an upload of the demo's coefficients.
+    const auto coefficients =
+        uniform_floats(static_cast<std::size_t>(sets) * (degree + 1), derive_seed(base_seed(), 1));
+    std::vector<float> back(coefficients.size());
+    std::string status = try_rung([&] {
+      upload_coefficients(coefficients.data(), degree, sets);
+      download_coefficients(back.data(), static_cast<int>(back.size()));
+    });
+    if (status == "ok" && back != coefficients)
+      status = "WRONG";
+    poly.notes.push_back(
+        "readback: " + std::to_string(back.size()) +
+        " coefficients read back from constant memory with cudaMemcpyFromSymbol: " + status);
   }
-  if (!poly.rows.empty() || options.wants("readback")) reports.push_back(poly);
+  if (!poly.rows.empty() || options.wants("readback"))
+    reports.push_back(poly);
   return reports;
 }
 
@@ -119,20 +125,26 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const PolyOptio
 int main(int argc, char** argv) {
   DemoSpec spec;
   spec.lesson = "01_constant_memory";
-  spec.description = "Lesson 01: a first kernel, and the broadcast and serialization of constant memory.";
+  spec.description =
+      "Lesson 01: a first kernel, and the broadcast and serialization of constant memory.";
   spec.size_help = "elements n, e.g. 67108864, 2^26 or 64M (default 2^26)";
-  for (const auto& info : kVariants) spec.variant_names.emplace_back(info.name);
+  for (const auto& info : kVariants)
+    spec.variant_names.emplace_back(info.name);
   PolyOptions poly_options;
   spec.add_options = [&](CLI::App& app) {
     app.add_option("--degree", poly_options.degree, "polynomial degree, 0..63 (default 63)");
-    app.add_option("--sets", poly_options.sets, "coefficient sets of the divergent rung (default 32)");
+    app.add_option("--sets", poly_options.sets,
+                   "coefficient sets of the divergent rung (default 32)");
   };
   spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
     const auto n = parse_count(options.size.empty() ? kDefaultSize : options.size);
-    if (!n || *n < 1 || *n > kMaxElements) return "--size takes a count in [1, 2^31 - 1], e.g. 2^26";
-    if (options.block != 0 && (options.block % 32 != 0 || options.block < 32))
+    if (!n || *n < 1 || *n > kMaxElements)
+      return "--size takes a count in [1, 2^28], e.g. 2^26";
+    if (options.block != 0 &&
+        (options.block % 32 != 0 || options.block < 32 || options.block > 1024))
       return "--block must be a multiple of 32 in [32, 1024]";
-    if (poly_options.degree < 0 || poly_options.degree > kMaxDegree) return "--degree must be in [0, 63]";
+    if (poly_options.degree < 0 || poly_options.degree > kMaxDegree)
+      return "--degree must be in [0, 63]";
     if (poly_options.sets < 1 || poly_options.sets * (poly_options.degree + 1) > kMaxCoefficients)
       return "--sets must be at least 1, with sets * (degree + 1) <= 4096";
     return std::nullopt;

@@ -11,7 +11,8 @@ namespace course::lesson01 {
 namespace {
 
 void check_common(const char* who, std::size_t n, int block) {
-  require(n <= kMaxElements, std::string(who) + ": n must be at most 2^31 - 1");
+  require(n <= kMaxElements,
+          std::string(who) + ": n must be at most 2^28 (" + std::to_string(kMaxElements) + ")");
   require(block >= 32 && block <= 1024 && block % 32 == 0,
           std::string(who) + ": block must be a multiple of 32 in [32, 1024]");
 }
@@ -29,7 +30,8 @@ void check_sets(const char* who, int degree, int sets) {
 }
 
 void check_vectors(const char* who, const float* d_x, const float* d_y) {
-  require(d_x != nullptr && d_y != nullptr, std::string(who) + ": d_x and d_y must be device pointers");
+  require(d_x != nullptr && d_y != nullptr,
+          std::string(who) + ": d_x and d_y must be device pointers");
 }
 
 }  // namespace
@@ -40,7 +42,8 @@ void sin_sqrt_table(float* d_y, std::size_t n, float step, cudaStream_t stream, 
           "sin_sqrt_table: step must be finite and non-negative");
   require(n == 0 || static_cast<double>(n - 1) * step < kMaxTableArgument,
           "sin_sqrt_table: (n - 1) * step must stay below 1024");
-  if (n == 0) return;
+  if (n == 0)
+    return;
   require(d_y != nullptr, "sin_sqrt_table: d_y must be a device pointer");
   launch_table(d_y, static_cast<unsigned>(n), step, block, stream);
 }
@@ -49,7 +52,8 @@ void poly_global(const float* d_coefficients, int degree, const float* d_x, floa
                  std::size_t n, cudaStream_t stream, int block) {
   check_common("poly_global", n, block);
   check_degree("poly_global", degree);
-  if (n == 0) return;
+  if (n == 0)
+    return;
   check_vectors("poly_global", d_x, d_y);
   require(d_coefficients != nullptr, "poly_global: d_coefficients must be a device pointer");
   launch_poly_global(d_coefficients, degree, d_x, d_y, static_cast<unsigned>(n), block, stream);
@@ -66,7 +70,8 @@ void poly_constant(int degree, const float* d_x, float* d_y, std::size_t n, cuda
                    int block) {
   check_common("poly_constant", n, block);
   check_degree("poly_constant", degree);
-  if (n == 0) return;
+  if (n == 0)
+    return;
   check_vectors("poly_constant", d_x, d_y);
   launch_poly_constant(degree, d_x, d_y, static_cast<unsigned>(n), block, stream);
 }
@@ -76,7 +81,8 @@ void poly_constant_divergent(int degree, int sets, const float* d_x, float* d_y,
   check_common("poly_constant_divergent", n, block);
   check_degree("poly_constant_divergent", degree);
   check_sets("poly_constant_divergent", degree, sets);
-  if (n == 0) return;
+  if (n == 0)
+    return;
   check_vectors("poly_constant_divergent", d_x, d_y);
   launch_poly_constant_divergent(degree, sets, d_x, d_y, static_cast<unsigned>(n), block, stream);
 }
@@ -84,8 +90,10 @@ void poly_constant_divergent(int degree, int sets, const float* d_x, float* d_y,
 void download_coefficients(float* h_coefficients, int count) {
   require(count >= 0 && count <= kMaxCoefficients,
           "download_coefficients: count must be in [0, " + std::to_string(kMaxCoefficients) + "]");
-  if (count == 0) return;
-  require(h_coefficients != nullptr, "download_coefficients: h_coefficients must be a host pointer");
+  if (count == 0)
+    return;
+  require(h_coefficients != nullptr,
+          "download_coefficients: h_coefficients must be a host pointer");
   copy_from_constant(h_coefficients, count);
 }
 

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <array>
+#include <cstddef>
 #include <optional>
 #include <string_view>
 
@@ -52,6 +53,10 @@ inline constexpr std::array<VariantInfo, 6> kVariants{{
 /// The largest number of rows or columns a launch accepts: 65535 tiles of 32 along the grid's
 /// y dimension.
 inline constexpr int kMaxExtent = 65535 * 32;
+/// The most elements (rows * cols) a launch accepts: 2^28 floats, 1 GiB. Below it every element
+/// index, even one a tile past the edge, fits in a 32-bit int, so a kernel's index arithmetic
+/// cannot overflow at any shape the launcher accepts; the tests reach 2^26 (8192 x 8192).
+inline constexpr std::size_t kMaxElements = std::size_t{1} << 28;
 
 /// Transposes a rows x cols matrix: d_out[c][r] = d_in[r][c], both row-major; d_out is
 /// cols x rows. The Copy rung instead copies d_in to d_out unchanged (rows x cols).
@@ -62,10 +67,12 @@ inline constexpr int kMaxExtent = 65535 * 32;
 /// @param[in]  rows    rows of d_in, 0 <= rows <= kMaxExtent
 /// @param[in]  cols    columns of d_in, 0 <= cols <= kMaxExtent
 /// @param[in]  stream  the stream to launch on (asynchronous)
-/// @pre An empty matrix (rows or cols 0) is a no-op that never touches the GPU.
-/// @throws std::invalid_argument for a negative or too large extent, a null pointer, or
-///         overlapping buffers (in-place transpose is not supported); course::NotImplemented for
-///         a rung the skeleton has not written yet; course::CudaError if the launch fails.
+/// @pre rows * cols <= kMaxElements. An empty matrix (rows or cols 0) is a no-op that never
+///      touches the GPU.
+/// @throws std::invalid_argument for a negative or too large extent, more than kMaxElements
+///         elements, a null pointer, or overlapping buffers (in-place transpose is not
+///         supported); course::NotImplemented for a rung the skeleton has not written yet;
+///         course::CudaError if the launch fails.
 void transpose(Variant variant, const float* d_in, float* d_out, int rows, int cols,
                cudaStream_t stream = {});
 

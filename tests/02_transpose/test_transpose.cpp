@@ -1,12 +1,16 @@
 // Lesson 02's tests: every rung bit-exact on every shape, its speed graded as a ratio measured in
 // this run, and the launcher's refusal of bad arguments. Test names, thresholds and points come
 // from the grading table in lessons/02_transpose/README.md.
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "course/testing.hpp"
 #include "transpose.cuh"
+#include "transpose_bench.hpp"
 #include "transpose_cpu.hpp"
 
 namespace {
@@ -20,51 +24,132 @@ struct Shape {
 };
 
 // 1 x 1 and thin shapes, one off a tile either way, multiples of 4 that are not multiples of a
-// tile (the vectorized rung's own path), odd sizes, and the demo's default size.
+// tile (the vectorized rung's own path), odd sizes, and the demo's default size. Between them
+// (and the offsets of check_correct) every path a driver may choose runs: the vectorized rung's
+// float4 kernel (both extents multiples of 4, both pointers aligned) and its fallback for each
+// reason alone (rows, cols, the input's or the output's alignment).
 std::vector<Shape> correctness_shapes() {
-  std::vector<Shape> shapes{{1, 1},     {1, 1000},   {1000, 1},    {33, 17},   {17, 33},
-                            {31, 32},   {32, 33},    {4, 4},       {64, 68},   {1000, 1000},
-                            {1028, 516}, {4097, 1023}};
-  if (!quick_mode()) shapes.push_back({8192, 8192});
+  std::vector<Shape> shapes{{1, 1},   {1, 1000},    {1000, 1},   {33, 17},
+                            {17, 33}, {31, 32},     {32, 33},    {4, 4},
+                            {64, 68}, {1000, 1000}, {1028, 516}, {4097, 1023}};
+  if (!quick_mode())
+    shapes.push_back({8192, 8192});
   return shapes;
 }
 
-constexpr std::size_t kGuard = 64;  // poisoned floats after the output: a write there is a bug
+// Under compute-sanitizer (COURSE_SANITIZE=1) every buffer ends where its data ends, so that
+// memcheck sees a read or write past the end; otherwise a poisoned guard follows the output.
+bool sanitizing() {
+  const char* value = std::getenv("COURSE_SANITIZE");
+  return value != nullptr && std::string_view(value) == "1";
+}
+
+// Poisoned floats after the output: a write there is a bug.
+std::size_t guard_floats() {
+  return sanitizing() ? 0 : 64;
+}
+
+// Where the buffers start: a float past the start of their allocation, or at it (cudaMalloc's
+// 256-byte alignment). Each pointer is offset on its own, so a rung that checks the alignment of
+// one pointer and assumes the other's is caught.
+struct Offsets {
+  std::size_t in = 0;
+  std::size_t out = 0;
+};
 
 std::string context(Variant variant, Shape shape, std::string_view input, std::uint64_t seed,
-                    std::size_t offset) {
-  return std::string(name_of(variant)) + " " + std::to_string(shape.rows) + "x" +
-         std::to_string(shape.cols) + " " + std::string(input) + " input, seed " +
-         std::to_string(seed) + (offset != 0 ? ", buffers offset by one float" : "");
+                    Offsets offsets) {
+  std::string where = std::string(name_of(variant)) + " " + std::to_string(shape.rows) + "x" +
+                      std::to_string(shape.cols) + " " + std::string(input) + " input, seed " +
+                      std::to_string(seed);
+  if (offsets.in != 0)
+    where += ", input " + std::to_string(offsets.in) + " float(s) past 16-byte alignment";
+  if (offsets.out != 0)
+    where += ", output " + std::to_string(offsets.out) + " float(s) past 16-byte alignment";
+  return where;
+}
+
+// What @p variant must produce from @p input.
+std::vector<float> expected_of(Variant variant, const std::vector<float>& input, Shape shape) {
+  return variant == Variant::Copy ? input : transpose_reference(input, shape.rows, shape.cols);
+}
+
+Extent extent_of(Variant variant, Shape shape) {
+  const auto rows = static_cast<std::size_t>(shape.rows),
+             cols = static_cast<std::size_t>(shape.cols);
+  return variant == Variant::Copy ? Extent{cols, rows} : Extent{rows, cols};
+}
+
+// The buffers of one correctness run: the input at offsets.in floats into its allocation, the
+// output at offsets.out floats into its own, followed by the guard.
+struct Buffers {
+  Buffers(Shape shape, Offsets offsets)
+      : count(static_cast<std::size_t>(shape.rows) * shape.cols),
+        offsets(offsets),
+        guard(guard_floats()),
+        in(count + offsets.in),
+        out(count + offsets.out + guard) {}
+  void upload(const std::vector<float>& input) {
+    CUDA_CHECK(cudaMemcpy(in.data() + offsets.in, input.data(), count * sizeof(float),
+                          cudaMemcpyHostToDevice));
+  }
+  std::size_t count;
+  Offsets offsets;
+  std::size_t guard;
+  DeviceBuffer<float> in;
+  DeviceBuffer<float> out;
+};
+
+// Runs @p variant on the input in @p buffers (output poisoned first) and checks every output
+// element and the guard after it against @p input.
+void run_and_check(Variant variant, Shape shape, Buffers& buffers, const std::vector<float>& input,
+                   const std::string& where) {
+  buffers.out.poison();
+  transpose(variant, buffers.in.data() + buffers.offsets.in,
+            buffers.out.data() + buffers.offsets.out, shape.rows, shape.cols);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const auto all = buffers.out.to_host();
+  const std::span<const float> got(all.data() + buffers.offsets.out, buffers.count);
+  COURSE_CHECK_MATCH(
+      compare_exact<float>(got, expected_of(variant, input, shape), extent_of(variant, shape)),
+      where);
+  if (buffers.guard != 0) {
+    std::vector<float> poison(buffers.guard);
+    std::memset(poison.data(), 0xFF, buffers.guard * sizeof(float));
+    CHECK_MESSAGE(std::memcmp(all.data() + all.size() - buffers.guard, poison.data(),
+                              buffers.guard * sizeof(float)) == 0,
+                  where << ": the kernel wrote past the end of the output");
+  }
 }
 
 // Runs @p variant on one input and checks every output element and the guard after it.
 void check_one(Variant variant, Shape shape, Pattern pattern, std::uint64_t seed,
-               std::size_t offset) {
-  const std::size_t count = static_cast<std::size_t>(shape.rows) * shape.cols;
-  const auto input = pattern_floats(pattern, count, seed);
-  DeviceBuffer<float> d_in(count + offset);
-  d_in.upload(std::span<const float>(input));  // at the start...
-  if (offset != 0) CUDA_CHECK(cudaMemcpy(d_in.data() + offset, input.data(), count * sizeof(float),
-                                         cudaMemcpyHostToDevice));  // ...or one float in
-  DeviceBuffer<float> d_out(count + offset + kGuard);
-  d_out.poison();
-  transpose(variant, d_in.data() + offset, d_out.data() + offset, shape.rows, shape.cols);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const auto all = d_out.to_host();
-  const std::span<const float> got(all.data() + offset, count);
+               Offsets offsets = {}) {
+  Buffers buffers(shape, offsets);
+  const auto input = pattern_floats(pattern, buffers.count, seed);
+  buffers.upload(input);
+  run_and_check(variant, shape, buffers, input,
+                context(variant, shape, to_string(pattern), seed, offsets));
+}
 
-  const bool copy = variant == Variant::Copy;
-  const auto expected = copy ? input : transpose_reference(input, shape.rows, shape.cols);
-  const Extent extent = copy ? Extent{static_cast<std::size_t>(shape.cols), static_cast<std::size_t>(shape.rows)}
-                             : Extent{static_cast<std::size_t>(shape.rows), static_cast<std::size_t>(shape.cols)};
-  const std::string where = context(variant, shape, to_string(pattern), seed, offset);
-  COURSE_CHECK_MATCH(compare_exact<float>(got, expected, extent), where);
-  const std::vector<float> guard(all.end() - kGuard, all.end());
-  std::vector<float> poison(kGuard);
-  std::memset(poison.data(), 0xFF, kGuard * sizeof(float));
-  CHECK_MESSAGE(std::memcmp(guard.data(), poison.data(), kGuard * sizeof(float)) == 0,
-                where << ": the kernel wrote past the end of the output");
+// A second call on the same buffers, after a few elements of the input changed (none near its
+// start or end): what a launcher remembers from the first call -- a result kept for these
+// pointers, or for a fingerprint of a few input elements -- is now wrong.
+void check_changed_input(Variant variant, Shape shape, std::uint64_t seed) {
+  Buffers buffers(shape, {});
+  auto input = pattern_floats(Pattern::Uniform, buffers.count, seed);
+  buffers.upload(input);
+  const std::string where = context(variant, shape, "uniform", seed, {});
+  run_and_check(variant, shape, buffers, input, where);
+  const auto changes = uniform_floats(8, derive_seed(seed, 1), 2.0f, 3.0f);  // outside [-1, 1)
+  for (std::size_t k = 0; k < changes.size(); ++k) {
+    const std::size_t index = buffers.count / 4 + k * (buffers.count / 16);
+    input[index] = changes[k];
+    CUDA_CHECK(
+        cudaMemcpy(buffers.in.data() + index, &changes[k], sizeof(float), cudaMemcpyHostToDevice));
+  }
+  run_and_check(variant, shape, buffers, input,
+                where + ", called again after 8 input elements changed");
 }
 
 void check_correct(Variant variant) {
@@ -73,68 +158,86 @@ void check_correct(Variant variant) {
   for (const Shape shape : correctness_shapes()) {
     const bool large = static_cast<std::size_t>(shape.rows) * shape.cols > (1u << 24);
     for (const Pattern pattern : {Pattern::Uniform, Pattern::Index}) {
-      if (large && pattern == Pattern::Index) continue;  // one input at the largest size
-      check_one(variant, shape, pattern, derive_seed(base, stream++), 0);
+      if (large && pattern == Pattern::Index)
+        continue;  // one input at the largest size
+      check_one(variant, shape, pattern, derive_seed(base, stream++));
     }
   }
-  // Pointers that are not 16-byte aligned: a rung may not assume cudaMalloc's alignment.
-  check_one(variant, {64, 68}, Pattern::Uniform, derive_seed(base, stream++), 1);
-  check_one(variant, {33, 17}, Pattern::Uniform, derive_seed(base, stream++), 1);
+  // Pointers that are not 16-byte aligned, each on its own and both: a rung may not assume
+  // cudaMalloc's alignment. 64 x 68 and 1028 x 516 are shapes the vectorized rung's float4 path
+  // takes when both pointers are aligned; 33 x 17 is one it never takes.
+  for (const Shape shape : {Shape{64, 68}, Shape{1028, 516}, Shape{33, 17}})
+    for (const Offsets offsets :
+         {Offsets{1, 0}, Offsets{0, 1}, Offsets{1, 1}, Offsets{2, 0}, Offsets{0, 2}})
+      check_one(variant, shape, Pattern::Uniform, derive_seed(base, stream++), offsets);
+  // Called twice on the same buffers, with a changed input.
+  for (const Shape shape : {Shape{64, 68}, Shape{1000, 1000}})
+    check_changed_input(variant, shape, derive_seed(base, stream++));
 }
 
-constexpr Shape kSpeedShape{8192, 8192};
+// The speed tests' shape: the demo's default.
+constexpr Shape kSpeedShape{kBenchRows, kBenchCols};
 
-// Times @p variant (and @p baseline, in the same run) at the default size, after checking that
-// the timed output is right: a fast wrong answer earns nothing.
-SpeedSample measure(Variant variant, std::optional<Variant> baseline) {
-  const auto [rows, cols] = kSpeedShape;
-  const std::size_t count = static_cast<std::size_t>(rows) * cols;
-  const auto input = uniform_floats(count, derive_seed(base_seed(), 1000));
-  DeviceBuffer<float> d_in{std::span<const float>(input)};
-  DeviceBuffer<float> d_out(count);
-  d_out.poison();
-  transpose(variant, d_in.data(), d_out.data(), rows, cols);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const auto got = d_out.to_host();
-  const auto expected = variant == Variant::Copy ? input : transpose_reference(input, rows, cols);
-  REQUIRE_MESSAGE(std::memcmp(got.data(), expected.data(), count * sizeof(float)) == 0,
-                  name_of(variant) << " gives a wrong transpose at 8192x8192; fix correctness first");
-
-  auto time = [&](Variant v) {
-    return time_on_gpu([&](cudaStream_t s) { transpose(v, d_in.data(), d_out.data(), rows, cols, s); })
-        .median_ms;
-  };
+// Times @p variant (and @p baseline, in the same run) at the default size with course::measure:
+// fresh inputs before every launch, every timed output checked bit-exact, the harness's own
+// stream and clock. A fast wrong answer, or work the timer does not see, earns nothing.
+SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
+  Bench bench(kSpeedShape.rows, kSpeedShape.cols);
+  MeasureOptions options;
+  options.seed = derive_seed(base_seed(), 1000);
+  const Measurement rung = measure(bench.trial(variant), options);
   SpeedSample sample;
-  sample.time_ms = time(variant);
-  if (baseline) {
-    sample.speedup = time(*baseline) / sample.time_ms;
+  sample.time_ms = rung.timing.median_ms;
+  sample.failure = rung.failure;
+  if (baseline && sample.failure.empty()) {
+    const Measurement base = measure(bench.trial(*baseline), options);
+    sample.speedup = base.timing.median_ms / sample.time_ms;
     sample.baseline = name_of(*baseline);
+    if (!base.sound())
+      sample.failure = base.failure;
   }
-  sample.share = gb_per_s(2.0 * count * sizeof(float), sample.time_ms) / ceilings::device_copy().value;
+  if (sample.failure.empty())
+    sample.share = gb_per_s(bench.bytes(), sample.time_ms) / ceilings::device_copy().value;
   sample.ceiling = "device copy";
   return sample;
 }
 
 }  // namespace
 
-TEST_CASE("copy.correct") { check_correct(Variant::Copy); }
-TEST_CASE("naive.correct") { check_correct(Variant::Naive); }
-TEST_CASE("tiled.correct") { check_correct(Variant::Tiled); }
-TEST_CASE("padded.correct") { check_correct(Variant::Padded); }
-TEST_CASE("coarsened.correct") { check_correct(Variant::Coarsened); }
-TEST_CASE("vectorized.correct") { check_correct(Variant::Vectorized); }
+TEST_CASE("copy.correct") {
+  check_correct(Variant::Copy);
+}
+TEST_CASE("naive.correct") {
+  check_correct(Variant::Naive);
+}
+TEST_CASE("tiled.correct") {
+  check_correct(Variant::Tiled);
+}
+TEST_CASE("padded.correct") {
+  check_correct(Variant::Padded);
+}
+TEST_CASE("coarsened.correct") {
+  check_correct(Variant::Coarsened);
+}
+TEST_CASE("vectorized.correct") {
+  check_correct(Variant::Vectorized);
+}
 
 TEST_CASE("tiled.speed") {
-  COURSE_CHECK_SPEED("tiled.speed", Graded::Share, [] { return measure(Variant::Tiled, Variant::Naive); });
+  COURSE_CHECK_SPEED("tiled.speed", Graded::Share,
+                     [] { return sample_of(Variant::Tiled, Variant::Naive); });
 }
 TEST_CASE("padded.speed") {
-  COURSE_CHECK_SPEED("padded.speed", Graded::Speedup, [] { return measure(Variant::Padded, Variant::Tiled); });
+  COURSE_CHECK_SPEED("padded.speed", Graded::Speedup,
+                     [] { return sample_of(Variant::Padded, Variant::Tiled); });
 }
 TEST_CASE("coarsened.speed") {
-  COURSE_CHECK_SPEED("coarsened.speed", Graded::Share, [] { return measure(Variant::Coarsened, Variant::Naive); });
+  COURSE_CHECK_SPEED("coarsened.speed", Graded::Share,
+                     [] { return sample_of(Variant::Coarsened, Variant::Naive); });
 }
 TEST_CASE("vectorized.speed") {
-  COURSE_CHECK_SPEED("vectorized.speed", Graded::Share, [] { return measure(Variant::Vectorized, Variant::Naive); });
+  COURSE_CHECK_SPEED("vectorized.speed", Graded::Share,
+                     [] { return sample_of(Variant::Vectorized, Variant::Naive); });
 }
 
 // Runs without a GPU: every check happens before the launcher touches the device.
@@ -142,14 +245,22 @@ TEST_CASE("launcher.bad_arguments") {
   float* fake = reinterpret_cast<float*>(std::uintptr_t{1} << 20);  // never dereferenced
   for (const auto& info : kVariants) {
     CAPTURE(info.name);
-    CHECK_THROWS_WITH_AS(transpose(info.variant, fake, fake + 100, -1, 10), doctest::Contains("0 <= rows, cols <="),
-                         std::invalid_argument);
+    CHECK_THROWS_WITH_AS(transpose(info.variant, fake, fake + 100, -1, 10),
+                         doctest::Contains("0 <= rows, cols <="), std::invalid_argument);
     CHECK_THROWS_AS(transpose(info.variant, fake, fake + 100, 10, -1), std::invalid_argument);
-    CHECK_THROWS_AS(transpose(info.variant, fake, fake + (1 << 30), kMaxExtent + 1, 1), std::invalid_argument);
+    CHECK_THROWS_AS(transpose(info.variant, fake, fake + (1 << 30), kMaxExtent + 1, 1),
+                    std::invalid_argument);
+    // Within both extents, but more elements than a 32-bit index can safely address.
+    CHECK_THROWS_WITH_AS(
+        transpose(info.variant, fake, fake + (std::size_t{1} << 30), 1 << 14, (1 << 14) + 1),
+        doctest::Contains("2^28"), std::invalid_argument);
+    CHECK_THROWS_AS(
+        transpose(info.variant, fake, fake + (std::size_t{1} << 30), kMaxExtent, kMaxExtent),
+        std::invalid_argument);
     CHECK_THROWS_AS(transpose(info.variant, nullptr, fake, 10, 10), std::invalid_argument);
     CHECK_THROWS_AS(transpose(info.variant, fake, nullptr, 10, 10), std::invalid_argument);
-    CHECK_THROWS_WITH_AS(transpose(info.variant, fake, fake + 50, 10, 10), doctest::Contains("overlap"),
-                         std::invalid_argument);
+    CHECK_THROWS_WITH_AS(transpose(info.variant, fake, fake + 50, 10, 10),
+                         doctest::Contains("overlap"), std::invalid_argument);
     // An empty matrix is a no-op, even with null pointers.
     CHECK_NOTHROW(transpose(info.variant, nullptr, nullptr, 0, 10));
     CHECK_NOTHROW(transpose(info.variant, nullptr, nullptr, 10, 0));
