@@ -62,8 +62,11 @@ inline constexpr std::array<int, 4> kTileSweep{4, 8, 16, 32};
 /// dimension.
 inline constexpr int kMaxExtent = 65535 * 4;
 
-/// The largest number of elements of A, B or C: their row-major indices fit in an int.
-inline constexpr long long kMaxElements = (1LL << 31) - 1;
+/// The largest number of elements of A, B or C: 2^26, an 8192 x 8192 matrix (256 MiB). The tests
+/// run every rung with A, B and C each at this size, so no index arithmetic of a shape the
+/// launcher accepts is left unchecked; every row-major index, even counted in bytes, fits in an
+/// int with room to spare.
+inline constexpr long long kMaxElements = 1LL << 26;
 
 /// Multiplies row-major matrices: C = A · B, where A is m × k, B is k × n and C is m × n.
 ///

@@ -3,18 +3,15 @@
 // See README.md, "How to work on this lesson".
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <functional>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "course/buffer.hpp"
+#include "course/bench.hpp"
 #include "course/data.hpp"
 #include "course/demo.hpp"
-#include "course/error.hpp"
-#include "course/product_check.hpp"
 #include "matmul.cuh"
+#include "matmul_bench.hpp"
 
 namespace {
 
@@ -51,39 +48,28 @@ std::optional<Dims> parse_dims(const std::string& text) {
   return Dims{static_cast<int>(m), static_cast<int>(n), static_cast<int>(k)};
 }
 
-
-// The operands on the device, and a way to time one launcher against them.
-struct Problem {
-  Dims dims;
-  DeviceBuffer<float> a, b, c;
-  std::uint64_t seed;
-
-  double flops() const { return 2.0 * dims.m * dims.n * dims.k; }
-
-  // Runs @p launch once (checked: "ok", "WRONG", "not implemented", an error) and, if it ran,
-  // times it.
-  LadderRow run(const std::string& rung, std::string_view kind, int threads, int outputs,
-                const std::function<void(cudaStream_t)>& launch, int repeat) {
-    LadderRow row;
-    row.rung = rung;
-    row.kind = kind;
-    c.poison();
-    row.status = try_rung([&] {
-      launch(nullptr);
-      CUDA_CHECK(cudaDeviceSynchronize());
-    });
-    if (row.status != "ok")
-      return row;
-    const auto check = product::check(a.data(), b.data(), c.data(), dims.m, dims.n, dims.k,
-                                      product::Second::B, seed);
-    if (!check.ok)
-      row.status = "WRONG";
-    row.timing = time_on_gpu(launch, {.warmup = 2, .repeats = repeat});
-    row.metric = gflop_per_s(flops(), row.timing.median_ms);
-    row.extra = {std::to_string(threads), std::to_string(outputs)};
+// One rung's row: timed by the harness's measuring procedure (matmul_bench.hpp), the same one
+// that grades it. "WRONG" when a timed product was wrong or work escaped the timed stream, with
+// the reason in the note; "not implemented" or an error's first words when it did not run.
+LadderRow run_row(const std::string& rung, std::string_view kind, int threads, int outputs,
+                  const Trial& trial, const MeasureOptions& measure_options, double flops) {
+  LadderRow row;
+  row.rung = rung;
+  row.kind = kind;
+  Measurement measured;
+  row.status = try_rung([&] { measured = measure(trial, measure_options); });
+  if (row.status != "ok")
     return row;
+  if (!measured.sound()) {
+    row.status = "WRONG";
+    row.note = measured.failure;
   }
-};
+  row.timing = measured.timing;
+  if (row.timing.median_ms > 0)
+    row.metric = gflop_per_s(flops, row.timing.median_ms);
+  row.extra = {std::to_string(threads), std::to_string(outputs)};
+  return row;
+}
 
 std::string shape_text(Dims d) {
   return std::to_string(d.m) + " x " + std::to_string(d.n) + " x " + std::to_string(d.k);
@@ -91,18 +77,14 @@ std::string shape_text(Dims d) {
 
 std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const MatmulOptions& extra) {
   const Dims d = *parse_dims(options.size.empty() ? kDefaultSize : options.size);
-  const std::size_t a_count = std::size_t(d.m) * d.k, b_count = std::size_t(d.k) * d.n;
   const bool seed003 = extra.input == "seed003";
-  const std::uint64_t seed = base_seed();
-  const auto a =
-      seed003 ? seed003_matrix_a(d.m, d.k) : uniform_floats(a_count, derive_seed(seed, 0));
-  const auto b =
-      seed003 ? seed003_matrix_b(d.k, d.n) : uniform_floats(b_count, derive_seed(seed, 1));
-  Problem problem{d, DeviceBuffer<float>{std::span<const float>(a)},
-                  DeviceBuffer<float>{std::span<const float>(b)},
-                  DeviceBuffer<float>(std::size_t(d.m) * d.n), seed};
+  lesson03::bench::Bench problem(
+      d.m, d.n, d.k, seed003 ? lesson03::bench::Input::Seed003 : lesson03::bench::Input::Uniform);
+  const MeasureOptions measure_options{
+      .warmup = 2, .repeats = options.repeat, .flush_l2 = true, .seed = base_seed()};
   const auto& ceiling = ceilings::cublas_sgemm(d.m, d.n, d.k);
-  const std::string input_text = seed003 ? "seed 003's matrices" : "uniform random matrices";
+  const std::string input_text =
+      seed003 ? "seed 003's matrices (A negated on every other launch)" : "uniform random matrices";
   const std::vector<std::string> columns{"threads/block", "outputs/thread"};
 
   std::vector<LadderReport> reports;
@@ -115,17 +97,14 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Matm
   for (const auto& info : kVariants) {
     if (!options.wants(std::string(info.name)))
       continue;
-    ladder.rows.push_back(problem.run(
-        std::string(info.name), info.kind, info.threads, info.outputs,
-        [&, v = info.variant](cudaStream_t s) {
-          multiply(v, problem.a.data(), problem.b.data(), problem.c.data(), d.m, d.n, d.k, s);
-        },
-        options.repeat));
+    ladder.rows.push_back(run_row(std::string(info.name), info.kind, info.threads, info.outputs,
+                                  problem.trial(info.variant), measure_options, problem.flops()));
   }
   ladder.notes = {
       "GFLOP/s = 2 M N K / time; the ceiling is cuBLAS SGEMM (FP32, no tensor cores), same shape, "
-      "measured in this run. 'WRONG' = outside the error bound of a float dot product "
-      "(course::product::check).",
+      "measured in this run. Every timed product is checked against cuBLAS's, on fresh inputs for "
+      "each launch; 'WRONG' = a timed product outside rounding's reach, or work outside the "
+      "timed stream (the note says which).",
       "tiled runs at TILE = " + std::to_string(kTiledTile) + "; --sweep tile times the others."};
   if (!ladder.rows.empty())
     reports.push_back(ladder);
@@ -140,13 +119,8 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Matm
     sweep.extra_columns = columns;
     const LadderRow* best = nullptr;
     for (const int tile : kTileSweep) {
-      sweep.rows.push_back(problem.run(
-          "tiled<" + std::to_string(tile) + ">", "exercise", tile * tile, 1,
-          [&, tile](cudaStream_t s) {
-            multiply_tiled(tile, problem.a.data(), problem.b.data(), problem.c.data(), d.m, d.n,
-                           d.k, s);
-          },
-          options.repeat));
+      sweep.rows.push_back(run_row("tiled<" + std::to_string(tile) + ">", "exercise", tile * tile,
+                                   1, problem.trial_tiled(tile), measure_options, problem.flops()));
     }
     for (const auto& row : sweep.rows)
       if (row.status == "ok" && (best == nullptr || row.timing.median_ms < best->timing.median_ms))
@@ -179,12 +153,12 @@ int main(int argc, char** argv) {
   spec.validate = [](const DemoOptions& options) -> std::optional<std::string> {
     if (!parse_dims(options.size.empty() ? kDefaultSize : options.size))
       return "--size takes MxNxK or N, with 1 <= M, N, K <= " + std::to_string(kMaxExtent) +
-             " and at most 2^31 - 1 elements in A, B and C, e.g. 4096 or 1000x1000x1000";
-    if (options.block != 0)
-      return "--block: each rung's block shape is fixed (see the threads/block column); "
-             "use --sweep tile to vary the tiled rung's";
+             " and at most 2^26 (8192 x 8192) elements in each of A, B and C, e.g. 4096 or "
+             "1000x1000x1000";
     return std::nullopt;
   };
+  // Each rung's block shape is fixed (the threads/block column); --sweep tile varies tiled's.
+  spec.takes_block = false;
   spec.run = [&](const DemoOptions& options) { return run_demo_tables(options, extra); };
   return run_demo(argc, argv, spec);
 }

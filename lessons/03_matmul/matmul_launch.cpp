@@ -28,7 +28,7 @@ bool prepare(const char* who, const float* d_a, const float* d_b, float* d_c, in
           name + ": m and n must be at most " + std::to_string(kMaxExtent));
   const long long mk = 1LL * m * k, kn = 1LL * k * n, mn = 1LL * m * n;
   require(std::max({mk, kn, mn}) <= kMaxElements,
-          name + ": m * k, k * n and m * n must each be at most 2^31 - 1 elements");
+          name + ": m * k, k * n and m * n must each be at most 2^26 elements (8192 x 8192)");
   if (m == 0 || n == 0)
     return false;
   require(d_a != nullptr && d_b != nullptr && d_c != nullptr,

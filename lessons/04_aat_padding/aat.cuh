@@ -48,8 +48,14 @@ inline constexpr std::array<VariantInfo, 5> kVariants{{
   return name_in(kVariants, variant);
 }
 
-/// The largest n a launch accepts: C has n * n elements, and n * n must stay below 2^31.
-inline constexpr int kMaxN = 46340;
+/// The largest n a launch accepts: C has at most 8192 * 8192 = 2^26 elements (256 MiB).
+inline constexpr int kMaxN = 8192;
+
+/// The largest number of elements of A, n * k: 2^26 (256 MiB). The tests run every rung with C
+/// of kMaxN * kMaxN elements and with A of kMaxElements, so no index arithmetic of a shape the
+/// launcher accepts is left unchecked; every row-major index, even counted in bytes, fits in an
+/// int with room to spare.
+inline constexpr long long kMaxElements = 1LL << 26;
 
 /// Computes C = A·Aᵀ for a row-major n x k matrix A: C is n x n, row-major, and
 /// C[i][j] = sum over p of A[i][p] * A[j][p] (the dot product of rows i and j of A). C is
@@ -59,7 +65,7 @@ inline constexpr int kMaxN = 46340;
 /// @param[in]  d_a     device memory, n * k floats (may be null when n * k = 0)
 /// @param[out] d_c     device memory, n * n floats, not overlapping d_a
 /// @param[in]  n       rows of A, and rows and columns of C: 0 <= n <= kMaxN
-/// @param[in]  k       columns of A: k >= 0 and n * k < 2^31
+/// @param[in]  k       columns of A: k >= 0 and n * k <= kMaxElements
 /// @param[in]  stream  the stream to launch on (asynchronous)
 /// @pre n = 0 is a no-op that never touches the GPU. k = 0 is allowed: every element of C is
 ///      then an empty sum, and the rung writes the n x n zero matrix (A is never read).

@@ -1,5 +1,4 @@
 // Lesson 04: checks the arguments once, then hands the call to the rung's launcher.
-#include <climits>
 #include <string>
 
 #include "aat.cuh"
@@ -9,10 +8,10 @@
 namespace course::lesson04 {
 
 void aat(Variant variant, const float* d_a, float* d_c, int n, int k, cudaStream_t stream) {
-  const std::string range = "0 <= n <= " + std::to_string(kMaxN) + ", k >= 0, n * k < 2^31";
+  const std::string range = "0 <= n <= " + std::to_string(kMaxN) + ", k >= 0, n * k <= 2^26";
   require(n >= 0 && k >= 0, "aat: n and k must be non-negative (" + range + ")");
   require(n <= kMaxN, "aat: n too large: C = A A^T has n * n elements (" + range + ")");
-  require(static_cast<long long>(n) * k <= INT_MAX, "aat: A too large (" + range + ")");
+  require(static_cast<long long>(n) * k <= kMaxElements, "aat: A too large (" + range + ")");
   if (n == 0)
     return;
   require(d_c != nullptr, "aat: d_c must be a device pointer to n * n floats");

@@ -1,13 +1,18 @@
 // Lesson 04's tests: every rung's C = A·Aᵀ within the proven error bound of a float dot product,
-// bit-exactly symmetric, on ragged and degenerate shapes; speed as ratios measured in this run;
-// and the launcher's refusal of bad arguments. Names, thresholds and points:
+// bit-exactly symmetric (both triangles checked), on ragged and degenerate shapes, at the
+// launcher's limits and with each pointer misaligned; speed as ratios measured in this run
+// through the harness's measuring procedure (aat_bench.hpp); and the launcher's refusal of bad
+// arguments. Names, thresholds and points:
 // lessons/04_aat_padding/README.md.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "aat.cuh"
+#include "aat_bench.hpp"
 #include "aat_cpu.hpp"
 #include "course/testing.hpp"
 
@@ -23,6 +28,24 @@ struct Shape {
 
 constexpr std::size_t kGuard = 64;  // poisoned floats after C: a write there is a bug
 constexpr int kSpeedN = 4096;       // the demo's default n = k
+
+// Under compute-sanitizer (COURSE_SANITIZE=1) every buffer ends where its data ends, with no
+// guard after it, so that memcheck sees a kernel that reads or writes past the end.
+bool sanitizing() {
+  const char* value = std::getenv("COURSE_SANITIZE");
+  return value != nullptr && std::string(value) == "1";
+}
+
+std::size_t guard() {
+  return sanitizing() ? 0 : kGuard;
+}
+
+// Where each buffer starts, in floats: 1 puts it one float past a 16-byte boundary, where no
+// float4 access is possible.
+struct Offsets {
+  std::size_t a = 0;
+  std::size_t c = 0;
+};
 
 bool is_fast(Variant variant) {
   return variant == Variant::Symmetric || variant == Variant::RegisterTiled;
@@ -44,11 +67,26 @@ std::vector<Shape> correctness_shapes(Variant variant) {
   return shapes;
 }
 
+// The launcher's limits, each reached (uniform input only, outside the sanitizer runs): C of
+// kMaxN x kMaxN elements, and A of kMaxElements (64 rows of 2^20), so that every index a kernel
+// may compute for an accepted shape is computed here once.
+std::vector<Shape> limit_shapes() {
+  if (quick_mode())
+    return {};
+  static_assert(64LL * (1 << 20) == kMaxElements);
+  return {{kMaxN, 3}, {64, 1 << 20}};
+}
+
 std::string context(Variant variant, Shape shape, std::string_view input, std::uint64_t seed,
-                    std::size_t offset) {
+                    Offsets offsets) {
+  std::string misaligned;
+  if (offsets.a != 0 || offsets.c != 0)
+    misaligned = std::string(", ") + (offsets.a != 0 ? "A" : "") +
+                 (offsets.a != 0 && offsets.c != 0 ? " and " : "") + (offsets.c != 0 ? "C" : "") +
+                 " one float past a 16-byte boundary";
   return std::string(name_of(variant)) + " n " + std::to_string(shape.n) + ", k " +
          std::to_string(shape.k) + ", " + std::string(input) + " input, seed " +
-         std::to_string(seed) + (offset != 0 ? ", buffers offset by one float" : "");
+         std::to_string(seed) + misaligned;
 }
 
 // C checked against the reference: in double on the host for small products, with the
@@ -75,31 +113,35 @@ Comparison check_symmetric(std::span<const float> got, int n) {
                               Extent{static_cast<std::size_t>(n), static_cast<std::size_t>(n)});
 }
 
-// Runs @p variant on one input; checks every element of C, its symmetry, and the guard after it.
+// Runs @p variant on one input; checks every element of C (both triangles), its symmetry, and
+// the guard after it.
 void check_one(Variant variant, Shape shape, Pattern pattern, std::uint64_t seed,
-               std::size_t offset) {
+               Offsets offsets = {}) {
   const std::size_t a_count = static_cast<std::size_t>(shape.n) * shape.k;
   const std::size_t c_count = static_cast<std::size_t>(shape.n) * shape.n;
   const auto input = pattern_floats(pattern, a_count, seed);
-  DeviceBuffer<float> d_a(a_count + offset);
-  CUDA_CHECK(cudaMemcpy(d_a.data() + offset, input.data(), a_count * sizeof(float),
+  DeviceBuffer<float> d_a(a_count + offsets.a);  // ends where A ends: no guard needed to read past
+  CUDA_CHECK(cudaMemcpy(d_a.data() + offsets.a, input.data(), a_count * sizeof(float),
                         cudaMemcpyHostToDevice));
-  DeviceBuffer<float> d_c(c_count + offset + kGuard);
+  DeviceBuffer<float> d_c(c_count + offsets.c + guard());
   d_c.poison();
-  aat(variant, d_a.data() + offset, d_c.data() + offset, shape.n, shape.k);
+  const float* a_at = d_a.data() + offsets.a;
+  float* c_at = d_c.data() + offsets.c;
+  aat(variant, a_at, c_at, shape.n, shape.k);
   CUDA_CHECK(cudaDeviceSynchronize());
   const auto all = d_c.to_host();
-  const std::span<const float> got(all.data() + offset, c_count);
+  const std::span<const float> got(all.data() + offsets.c, c_count);
 
-  const std::string where = context(variant, shape, to_string(pattern), seed, offset);
-  COURSE_CHECK_MATCH(
-      check_product(input, d_a.data() + offset, d_c.data() + offset, got, shape, seed), where);
+  const std::string where = context(variant, shape, to_string(pattern), seed, offsets);
+  COURSE_CHECK_MATCH(check_product(input, a_at, c_at, got, shape, seed), where);
   COURSE_CHECK_MATCH(check_symmetric(got, shape.n), where + ", C against its transpose");
   std::vector<float> poison(kGuard);
   std::memset(poison.data(), 0xFF, kGuard * sizeof(float));
   CHECK_MESSAGE(
-      std::memcmp(all.data() + offset + c_count, poison.data(), kGuard * sizeof(float)) == 0,
+      std::memcmp(all.data() + offsets.c + c_count, poison.data(), guard() * sizeof(float)) == 0,
       where << ": the kernel wrote past the end of C");
+  CHECK_MESSAGE(std::memcmp(all.data(), poison.data(), offsets.c * sizeof(float)) == 0,
+                where << ": the kernel wrote before the start of C");
 }
 
 // k = 0: C is the zero matrix, and A (null here) is never read.
@@ -116,6 +158,31 @@ void check_empty_sum(Variant variant, int n) {
       std::string(name_of(variant)) + " n " + std::to_string(n) + ", k 0 (C must be 0)");
 }
 
+// One C, then the same buffers again with one element of A changed: C must follow the change. A
+// launcher that replays a result kept from an earlier call, keyed on the pointers, the shape or
+// a few elements read back, fails here, in the correctness row itself.
+void check_changed_input(Variant variant, std::uint64_t seed) {
+  const Shape shape{129, 132};
+  auto input = uniform_floats(static_cast<std::size_t>(shape.n) * shape.k, seed);
+  DeviceBuffer<float> d_a{std::span<const float>(input)};
+  DeviceBuffer<float> d_c(static_cast<std::size_t>(shape.n) * shape.n);
+  auto run_and_check = [&](const std::string& what) {
+    d_c.poison();
+    aat(variant, d_a.data(), d_c.data(), shape.n, shape.k);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const auto got = d_c.to_host();
+    COURSE_CHECK_MATCH(check_product(input, d_a.data(), d_c.data(), got, shape, seed),
+                       context(variant, shape, "uniform", seed, {}) + what);
+  };
+  run_and_check("");
+  // An element in the middle of A, moved by 1 (still in [-1, 1)): the first and last elements
+  // stay as they were. Row 64 and column 64 of C change.
+  const std::size_t at = static_cast<std::size_t>(shape.n / 2) * shape.k + shape.k / 2;
+  input[at] = input[at] > 0.0f ? input[at] - 1.0f : input[at] + 1.0f;
+  CUDA_CHECK(cudaMemcpy(d_a.data() + at, &input[at], sizeof(float), cudaMemcpyHostToDevice));
+  run_and_check(", then again with A[64][66] changed, in the same buffers");
+}
+
 void check_correct(Variant variant) {
   const std::uint64_t base = base_seed();
   std::uint64_t stream = 0;
@@ -125,46 +192,53 @@ void check_correct(Variant variant) {
     for (const Pattern pattern : {Pattern::Uniform, Pattern::LargeMagnitude}) {
       if (one_input && pattern != Pattern::Uniform)
         continue;
-      check_one(variant, shape, pattern, derive_seed(base, stream++), 0);
+      check_one(variant, shape, pattern, derive_seed(base, stream++));
     }
   }
-  // Pointers that are not 16-byte aligned: a rung may not assume cudaMalloc's alignment, even
-  // where n and k are multiples of 4.
-  for (const Shape shape : {Shape{64, 68}, Shape{129, 132}, Shape{33, 17}})
-    check_one(variant, shape, Pattern::Uniform, derive_seed(base, stream++), 1);
+  for (const Shape shape : limit_shapes())
+    check_one(variant, shape, Pattern::Uniform, derive_seed(base, stream++));
+  // Each pointer one float past a 16-byte boundary, alone and both together: a rung may not
+  // assume cudaMalloc's alignment of either, even where n and k are multiples of 4 (64 x 68 and,
+  // not under the sanitizers, 256 x 260 would take the stretch rung's 16-byte loads and stores if
+  // the pointers allowed).
+  std::vector<Shape> misaligned{{64, 68}, {129, 132}, {33, 17}};
+  if (!quick_mode())
+    misaligned.push_back({256, 260});
+  for (const Shape shape : misaligned)
+    for (const Offsets offsets : {Offsets{1, 0}, Offsets{0, 1}, Offsets{1, 1}})
+      check_one(variant, shape, Pattern::Uniform, derive_seed(base, stream++), offsets);
+  check_changed_input(variant, derive_seed(base, stream++));
   for (const int n : {1, 5, 200})
     check_empty_sum(variant, n);
 }
 
-// Times @p variant (and @p baseline, in the same run) at n = k = 4096, after checking that the
-// timed output is right: a fast wrong answer earns nothing.
-SpeedSample measure(Variant variant, std::optional<Variant> baseline) {
+// Times @p variant (and @p baseline, in the same run) at n = k = 4096 with the harness's
+// measuring procedure (aat_bench.hpp): a fresh A before every launch, every element of every
+// timed C checked against cuBLAS's, the stream and the clock the harness's own. A fast wrong
+// answer earns nothing.
+SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
   const int n = kSpeedN;
   const int k = kSpeedN;
-  const std::uint64_t seed = derive_seed(base_seed(), 1000);
-  const auto input = uniform_floats(static_cast<std::size_t>(n) * k, seed);
-  DeviceBuffer<float> d_a{std::span<const float>(input)};
-  DeviceBuffer<float> d_c(static_cast<std::size_t>(n) * n);
-  d_c.poison();
-  aat(variant, d_a.data(), d_c.data(), n, k);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const auto checked =
-      product::check(d_a.data(), nullptr, d_c.data(), n, n, k, product::Second::ATransposed, seed);
-  REQUIRE_MESSAGE(checked.ok, name_of(variant) << " gives a wrong C at n = k = 4096, seed " << seed
-                                               << "; fix correctness first: " << checked.report());
-
-  auto time = [&](Variant v) {
-    return time_on_gpu([&](cudaStream_t s) { aat(v, d_a.data(), d_c.data(), n, k, s); }).median_ms;
-  };
+  lesson04::bench::Bench problem(n, k);
+  MeasureOptions options;
+  options.seed = derive_seed(base_seed(), 1000);
+  const Measurement rung = course::measure(problem.trial(variant), options);
   SpeedSample sample;
-  sample.time_ms = time(variant);
+  sample.time_ms = rung.timing.median_ms;
+  sample.failure = rung.failure;
+  sample.ceiling = "cuBLAS SGEMM A*A^T";
+  if (!sample.failure.empty())
+    return sample;
   if (baseline) {
-    sample.speedup = time(*baseline) / sample.time_ms;
+    const Measurement base = course::measure(problem.trial(*baseline), options);
+    if (!base.sound())
+      sample.failure = base.failure;
+    sample.speedup = base.timing.median_ms / sample.time_ms;
     sample.baseline = name_of(*baseline);
   }
-  const double flops = 2.0 * n * static_cast<double>(n) * k;  // every rung, symmetric or not
-  sample.share = gflop_per_s(flops, sample.time_ms) / ceilings::cublas_sgemm_aat(n, k).value;
-  sample.ceiling = "cuBLAS SGEMM A*A^T";
+  // Every rung is counted as 2 n^2 k, symmetric or not.
+  sample.share =
+      gflop_per_s(problem.flops(), sample.time_ms) / ceilings::cublas_sgemm_aat(n, k).value;
   return sample;
 }
 
@@ -188,19 +262,19 @@ TEST_CASE("register_tiled.correct") {
 
 TEST_CASE("tiled_padded.speed") {
   COURSE_CHECK_SPEED("tiled_padded.speed", Graded::Speedup,
-                     [] { return measure(Variant::TiledPadded, Variant::TiledUnpadded); });
+                     [] { return sample_of(Variant::TiledPadded, Variant::TiledUnpadded); });
 }
 TEST_CASE("transposed_store.speed") {
   COURSE_CHECK_SPEED("transposed_store.speed", Graded::Speedup,
-                     [] { return measure(Variant::TransposedStore, Variant::TiledUnpadded); });
+                     [] { return sample_of(Variant::TransposedStore, Variant::TiledUnpadded); });
 }
 TEST_CASE("symmetric.speed") {
   COURSE_CHECK_SPEED("symmetric.speed", Graded::Speedup,
-                     [] { return measure(Variant::Symmetric, Variant::TiledPadded); });
+                     [] { return sample_of(Variant::Symmetric, Variant::TiledPadded); });
 }
 TEST_CASE("register_tiled.speed") {
   COURSE_CHECK_SPEED("register_tiled.speed", Graded::Share,
-                     [] { return measure(Variant::RegisterTiled, std::nullopt); });
+                     [] { return sample_of(Variant::RegisterTiled, std::nullopt); });
 }
 
 // Runs without a GPU: every check happens before the launcher touches the device.
@@ -212,9 +286,14 @@ TEST_CASE("launcher.bad_arguments") {
                          doctest::Contains("0 <= n <="), std::invalid_argument);
     CHECK_THROWS_AS(aat(info.variant, fake, fake + (1 << 20), 10, -1), std::invalid_argument);
     CHECK_THROWS_WITH_AS(aat(info.variant, fake, fake + (1 << 20), kMaxN + 1, 1),
-                         doctest::Contains("n * n"), std::invalid_argument);
+                         doctest::Contains("n too large"), std::invalid_argument);
     CHECK_THROWS_WITH_AS(aat(info.variant, fake, fake + (1 << 20), 40000, 60000),
-                         doctest::Contains("n * k < 2^31"), std::invalid_argument);
+                         doctest::Contains("0 <= n <="), std::invalid_argument);
+    // n fits, but A has one element more than kMaxElements.
+    CHECK_THROWS_WITH_AS(aat(info.variant, fake, fake + (1 << 20), 64, (1 << 20) + 1),
+                         doctest::Contains("n * k <= 2^26"), std::invalid_argument);
+    CHECK_THROWS_AS(aat(info.variant, fake, fake + (1 << 20), 1, (1 << 26) + 1),
+                    std::invalid_argument);
     CHECK_THROWS_AS(aat(info.variant, nullptr, fake, 10, 10), std::invalid_argument);
     CHECK_THROWS_AS(aat(info.variant, fake, nullptr, 10, 10), std::invalid_argument);
     CHECK_THROWS_AS(aat(info.variant, fake, nullptr, 10, 0), std::invalid_argument);
