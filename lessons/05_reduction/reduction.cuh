@@ -106,8 +106,10 @@ template <class T>
 inline constexpr int kDefaultBlock = 256;
 /// The largest block a tree rung accepts (the size of its shared array).
 inline constexpr int kMaxBlock = 1024;
-/// The most elements one call reduces: 2^32.
-inline constexpr std::size_t kMaxCount = std::size_t{1} << 32;
+/// The most elements one call reduces: 2^30. Far enough below 2^31 that no index a kernel
+/// computes, even in a 32-bit signed int (such as 2 blockIdx.x blockDim.x + tid + blockDim.x),
+/// can overflow; the demo's largest size. The tests reach 2^26.
+inline constexpr std::size_t kMaxCount = std::size_t{1} << 30;
 
 /// Reduces d_in[0, n) with @p op and writes the one result to *d_out. Every part of the
 /// reduction happens on the GPU; for n = 0 the result is the identity of @p op.

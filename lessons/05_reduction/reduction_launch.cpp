@@ -13,7 +13,7 @@ template <class T>
 void reduce_any(Variant variant, Op op, const T* d_in, T* d_out, std::size_t n, cudaStream_t stream,
                 int block) {
   require(op == Op::Sum || op == Op::Max || op == Op::Min, "reduce: op must be Sum, Max or Min");
-  require(n <= kMaxCount, "reduce: n must be in [0, 2^32]");
+  require(n <= kMaxCount, "reduce: n must be in [0, 2^30] (kMaxCount)");
   require(block >= 64 && block <= kMaxBlock && (block & (block - 1)) == 0,
           "reduce: block must be a power of two in [64, 1024]");
   require(d_out != nullptr, "reduce: d_out must be a device pointer");

@@ -1,15 +1,20 @@
 // Lesson 05's tests: every rung on int (bit-exact) and float (within a bound that grows with n),
-// for sum, max and min, on many sizes, patterns, blocks and misaligned starts; the row reductions
-// on the lab's shapes; speed as ratios measured in this run; bad arguments refused. Test names,
-// thresholds and points come from the grading table in lessons/05_reduction/README.md.
+// for sum, max and min, on many sizes, patterns, every block size, misaligned inputs and outputs,
+// and repeated calls on the same buffers; the row reductions on the lab's shapes and misaligned
+// buffers; speed measured by course::measure() through reduction_bench.hpp (the demo's trials),
+// as ratios in this run; bad arguments refused. Test names, thresholds and points come from the
+// grading table in lessons/05_reduction/README.md.
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "course/testing.hpp"
 #include "reduction.cuh"
+#include "reduction_bench.hpp"
 #include "reduction_cpu.hpp"
 
 namespace {
@@ -20,6 +25,36 @@ using namespace course::lesson05;
 constexpr std::size_t kGuard = 16;  // poisoned elements after the result: a write there is a bug
 constexpr std::size_t kTrap = 64;   // trap values after the input: a read there changes the result
 constexpr double kUnitRoundoff = 0x1p-24;
+
+// Under compute-sanitizer (COURSE_SANITIZE=1) the buffers end exactly where the data ends, with
+// no trap values or guard after them, so that memcheck sees every read or write past the end.
+bool sanitizing() {
+  const char* value = std::getenv("COURSE_SANITIZE");
+  return value != nullptr && std::string_view(value) == "1";
+}
+
+// Where a call's buffers start, in elements past the start of their (256-byte aligned)
+// allocations: 0 is aligned, 1 to 3 are not 16-byte aligned. Each pointer is misaligned alone too.
+struct Offsets {
+  std::size_t in = 0;
+  std::size_t out = 0;
+};
+
+// Checks that every element of @p all except [first, first + count) still holds the poison.
+template <class T>
+void check_untouched(const std::vector<T>& all, std::size_t first, std::size_t count,
+                     const std::string& where) {
+  std::vector<unsigned char> poison(sizeof(T), 0xFF);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (i >= first && i < first + count)
+      continue;
+    if (std::memcmp(&all[i], poison.data(), sizeof(T)) != 0) {
+      FAIL_CHECK(where << ": the rung wrote element " << i << " of its output buffer, outside "
+                       << "its result (elements " << first << " to " << first + count - 1 << ")");
+      return;
+    }
+  }
+}
 
 // A value that changes the result of @p op if a kernel reads it: the input ends are filled with
 // it, so reading before the start or past the end of the input is caught.
@@ -41,27 +76,18 @@ double sum_tolerance(std::span<const float> input) {
 }
 
 std::string describe(Variant variant, Op op, std::string_view type, std::size_t n,
-                     std::string_view input, std::uint64_t seed, std::size_t offset, int block) {
+                     std::string_view input, std::uint64_t seed, Offsets at, int block) {
   return std::string(name_of(variant)) + " " + std::string(name_of(op)) + "<" + std::string(type) +
          "> n " + std::to_string(n) + ", " + std::string(input) + " input, seed " +
          std::to_string(seed) + ", block " + std::to_string(block) +
-         (offset != 0 ? ", input starting " + std::to_string(offset) + " elements in" : "");
+         (at.in != 0 ? ", input starting " + std::to_string(at.in) + " elements in" : "") +
+         (at.out != 0 ? ", output starting " + std::to_string(at.out) + " elements in" : "");
 }
 
-// Runs @p variant on @p input and checks the one result and the guard after it.
+// Checks the one result @p got of reducing @p input with @p op.
 template <class T>
-void check_one(Variant variant, Op op, std::span<const T> input, std::size_t offset, int block,
-               const std::string& where) {
-  const std::size_t n = input.size();
-  std::vector<T> framed(offset + n + kTrap, trap_value<T>(op));
-  std::copy(input.begin(), input.end(), framed.begin() + static_cast<std::ptrdiff_t>(offset));
-  DeviceBuffer<T> d_in{std::span<const T>(framed)};
-  DeviceBuffer<T> d_out(1 + kGuard);
-  d_out.poison();
-  reduce(variant, op, n == 0 ? nullptr : d_in.data() + offset, d_out.data(), n, {}, block);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const auto all = d_out.to_host();
-  const std::span<const T> got(all.data(), 1);
+void check_result(Op op, std::span<const T> input, std::span<const T> got,
+                  const std::string& where) {
   if constexpr (std::is_same_v<T, float>) {
     if (op == Op::Sum) {
       const std::vector<double> expected{sum_reference(input)};
@@ -76,10 +102,68 @@ void check_one(Variant variant, Op op, std::span<const T> input, std::size_t off
                                                 : reduce_reference<T>(op, input)};
     COURSE_CHECK_MATCH(compare_exact<T>(got, expected, {1}), where);
   }
-  std::vector<T> poison(kGuard);
-  std::memset(poison.data(), 0xFF, kGuard * sizeof(T));
-  CHECK_MESSAGE(std::memcmp(all.data() + 1, poison.data(), kGuard * sizeof(T)) == 0,
-                where << ": the rung wrote past its one result");
+}
+
+// Runs @p variant on @p input, placed @p at.in elements into a buffer framed by trap values,
+// with the result @p at.out elements into a poisoned buffer with a guard after it (no trap and
+// no guard after the data under the sanitizer); checks the result and that nothing else of the
+// output buffer was written.
+template <class T>
+void check_one(Variant variant, Op op, std::span<const T> input, Offsets at, int block,
+               const std::string& where) {
+  const std::size_t n = input.size();
+  const std::size_t trap = sanitizing() ? 0 : kTrap;
+  const std::size_t guard = sanitizing() ? 0 : kGuard;
+  std::vector<T> framed(at.in + n + trap, trap_value<T>(op));
+  std::copy(input.begin(), input.end(), framed.begin() + static_cast<std::ptrdiff_t>(at.in));
+  DeviceBuffer<T> d_in{std::span<const T>(framed)};
+  DeviceBuffer<T> d_out(at.out + 1 + guard);
+  d_out.poison();
+  reduce(variant, op, n == 0 ? nullptr : d_in.data() + at.in, d_out.data() + at.out, n, {}, block);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const auto all = d_out.to_host();
+  check_result<T>(op, input, std::span<const T>(all.data() + at.out, 1), where);
+  check_untouched(all, at.out, 1, where);
+}
+
+// Uniform inputs of either type: ints in [-1000, 1000], floats in [-1, 1).
+template <class T>
+std::vector<T> uniform_input(std::size_t n, std::uint64_t seed) {
+  if constexpr (std::is_same_v<T, int>)
+    return uniform_ints(n, seed, -1000, 1000);
+  else
+    return pattern_floats(Pattern::Uniform, n, seed);
+}
+
+// The same buffers twice: one input, then the same input with one element changed (at a seeded
+// index, away from both ends) so that the result changes. A launcher that replays what it kept
+// from its last call, keyed on its arguments, its input pointer or a few input elements, or that
+// stops working after some number of calls, returns the first result again and fails here.
+template <class T>
+void check_repeat(Variant variant, Op op, std::string_view type, std::size_t n,
+                  std::uint64_t seed) {
+  auto input = uniform_input<T>(n, seed);
+  DeviceBuffer<T> d_in{std::span<const T>(input)};
+  DeviceBuffer<T> d_out(1);
+  const std::size_t changed = 8 + hash64(seed, 7) % (n - 16);
+  for (const int call : {1, 2}) {
+    if (call == 2) {
+      // A new sum, or a new maximum or minimum: the first call's result is wrong now.
+      const T step = std::is_same_v<T, int> ? T(5000) : T(5);
+      input[changed] = op == Op::Sum   ? static_cast<T>(input[changed] + step)
+                       : op == Op::Max ? step
+                                       : static_cast<T>(-step);
+      d_in.upload(input);
+    }
+    d_out.poison();
+    reduce(variant, op, d_in.data(), d_out.data(), n);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const std::string where = describe(variant, op, type, n, "uniform", seed, {}, kDefaultBlock) +
+                              (call == 1 ? ", first of two calls on the same buffers"
+                                         : ", second call on the same buffers, element " +
+                                               std::to_string(changed) + " changed");
+    check_result<T>(op, std::span<const T>(input), d_out.to_host(), where);
+  }
 }
 
 // Around one and two blocks of 256 (one and two elements per thread), around a coarsened
@@ -130,50 +214,46 @@ template <class T>
 void check_type(Variant variant, std::string_view type, std::uint64_t base, std::uint64_t& stream) {
   for (const auto& [op, op_name] : kOps) {
     // The reduction of nothing is the identity.
-    check_one<T>(variant, op, {}, 0, kDefaultBlock,
-                 describe(variant, op, type, 0, "empty", 0, 0, kDefaultBlock));
+    check_one<T>(variant, op, {}, {}, kDefaultBlock,
+                 describe(variant, op, type, 0, "empty", 0, {}, kDefaultBlock));
     for (const std::size_t n : correctness_sizes()) {
       const std::uint64_t seed = derive_seed(base, stream++);
       if constexpr (std::is_same_v<T, int>) {
         for (const auto& [name, input] : int_inputs(op, n, seed))
-          check_one<T>(variant, op, input, 0, kDefaultBlock,
-                       describe(variant, op, type, n, name, seed, 0, kDefaultBlock));
+          check_one<T>(variant, op, input, {}, kDefaultBlock,
+                       describe(variant, op, type, n, name, seed, {}, kDefaultBlock));
       } else {
         for (const auto& [name, input] : float_inputs(op, n, seed))
-          check_one<T>(variant, op, input, 0, kDefaultBlock,
-                       describe(variant, op, type, n, name, seed, 0, kDefaultBlock));
+          check_one<T>(variant, op, input, {}, kDefaultBlock,
+                       describe(variant, op, type, n, name, seed, {}, kDefaultBlock));
       }
     }
-    // Starts that are not 16-byte aligned, and the smallest and largest blocks.
-    for (const std::size_t offset : {1, 2, 3}) {
+    // Inputs and outputs that are not 16-byte aligned, each alone: the input 1, 2 or 3 elements
+    // past a 16-byte boundary with the output aligned, and the reverse; at sizes below one
+    // vector, with a head, vectors and a tail, and with several blocks.
+    for (const Offsets at : {Offsets{1, 0}, Offsets{2, 0}, Offsets{3, 0}, Offsets{0, 1},
+                             Offsets{0, 3}, Offsets{3, 1}}) {
       const std::uint64_t seed = derive_seed(base, stream++);
-      for (const std::size_t n : {std::size_t{2}, std::size_t{7}, std::size_t{4099}}) {
-        if constexpr (std::is_same_v<T, int>) {
-          const auto input = uniform_ints(n, seed, -1000, 1000);
-          check_one<T>(variant, op, input, offset, kDefaultBlock,
-                       describe(variant, op, type, n, "uniform", seed, offset, kDefaultBlock));
-        } else {
-          const auto input = pattern_floats(Pattern::Uniform, n, seed);
-          check_one<T>(variant, op, input, offset, kDefaultBlock,
-                       describe(variant, op, type, n, "uniform", seed, offset, kDefaultBlock));
-        }
+      for (const std::size_t n :
+           {std::size_t{2}, std::size_t{7}, std::size_t{4099}, std::size_t{65537}}) {
+        const auto input = uniform_input<T>(n, seed);
+        check_one<T>(variant, op, input, at, kDefaultBlock,
+                     describe(variant, op, type, n, "uniform", seed, at, kDefaultBlock));
       }
     }
-    for (const int block : {64, 1024}) {
+    // Every block the launcher accepts besides the default 256: each power of two in [64, 1024].
+    for (const int block : {64, 128, 512, 1024}) {
       const std::uint64_t seed = derive_seed(base, stream++);
       for (const std::size_t n :
            {std::size_t{63}, std::size_t{65}, std::size_t{2049}, std::size_t{100003}}) {
-        if constexpr (std::is_same_v<T, int>) {
-          const auto input = uniform_ints(n, seed, -1000, 1000);
-          check_one<T>(variant, op, input, 0, block,
-                       describe(variant, op, type, n, "uniform", seed, 0, block));
-        } else {
-          const auto input = pattern_floats(Pattern::Uniform, n, seed);
-          check_one<T>(variant, op, input, 0, block,
-                       describe(variant, op, type, n, "uniform", seed, 0, block));
-        }
+        const auto input = uniform_input<T>(n, seed);
+        check_one<T>(variant, op, input, {}, block,
+                     describe(variant, op, type, n, "uniform", seed, {}, block));
       }
     }
+    // Two calls on the same buffers, the second with one element changed.
+    for (const std::size_t n : {std::size_t{4099}, std::size_t{65537}})
+      check_repeat<T>(variant, op, type, n, derive_seed(base, stream++));
   }
 }
 
@@ -190,11 +270,11 @@ void check_correct(Variant variant) {
   const auto ints = uniform_ints(kLarge, seed, -31, 31);
   for (const auto& [op, op_name] : kOps)
     check_one<int>(
-        variant, op, ints, 0, kDefaultBlock,
-        describe(variant, op, "int", kLarge, "uniform [-31, 31]", seed, 0, kDefaultBlock));
+        variant, op, ints, {}, kDefaultBlock,
+        describe(variant, op, "int", kLarge, "uniform [-31, 31]", seed, {}, kDefaultBlock));
   const auto floats = pattern_floats(Pattern::Uniform, kLarge, seed);
-  check_one<float>(variant, Op::Sum, floats, 0, kDefaultBlock,
-                   describe(variant, Op::Sum, "float", kLarge, "uniform", seed, 0, kDefaultBlock));
+  check_one<float>(variant, Op::Sum, floats, {}, kDefaultBlock,
+                   describe(variant, Op::Sum, "float", kLarge, "uniform", seed, {}, kDefaultBlock));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -213,24 +293,40 @@ std::vector<Shape> row_shapes() {
   return shapes;
 }
 
-void check_row_one(RowVersion version, RowOp op, Shape shape, std::uint64_t seed) {
+// Where a row reduction's buffers start, in elements past their aligned allocations.
+struct RowOffsets {
+  std::size_t a = 0;
+  std::size_t b = 0;
+  std::size_t out = 0;
+};
+
+void check_row_one(RowVersion version, RowOp op, Shape shape, std::uint64_t seed,
+                   RowOffsets at = {}) {
   const std::size_t count = static_cast<std::size_t>(shape.rows) * shape.cols;
   const auto a = pattern_floats(Pattern::Uniform, count, seed);
   const auto b = pattern_floats(Pattern::Uniform, count, seed + 1);
-  DeviceBuffer<float> d_a{std::span<const float>(a)};
-  DeviceBuffer<float> d_b{std::span<const float>(b)};
+  // The inputs end where the data ends; the output has a guard after it, except under the
+  // sanitizer, where it too ends with the data.
+  std::vector<float> a_placed(at.a, 0.0f), b_placed(at.b, 0.0f);
+  a_placed.insert(a_placed.end(), a.begin(), a.end());
+  b_placed.insert(b_placed.end(), b.begin(), b.end());
+  DeviceBuffer<float> d_a{std::span<const float>(a_placed)};
+  DeviceBuffer<float> d_b{std::span<const float>(b_placed)};
   const std::size_t out_count = row_output_size(op, shape.rows, shape.cols);
-  DeviceBuffer<float> d_out(out_count + kGuard);
+  DeviceBuffer<float> d_out(at.out + out_count + (sanitizing() ? 0 : kGuard));
   d_out.poison();
-  row_reduce(version, op, d_a.data(), op == RowOp::DotProduct ? d_b.data() : nullptr, d_out.data(),
-             shape.rows, shape.cols);
+  row_reduce(version, op, d_a.data() + at.a, op == RowOp::DotProduct ? d_b.data() + at.b : nullptr,
+             d_out.data() + at.out, shape.rows, shape.cols);
   CUDA_CHECK(cudaDeviceSynchronize());
   const auto all = d_out.to_host();
-  const std::span<const float> got(all.data(), out_count);
+  const std::span<const float> got(all.data() + at.out, out_count);
   const auto expected = row_reduce_reference(op, a, b, shape.rows, shape.cols);
-  const std::string where = std::string(name_of(version)) + " " + std::string(name_of(op)) + " " +
-                            std::to_string(shape.rows) + "x" + std::to_string(shape.cols) +
-                            " uniform input, seed " + std::to_string(seed);
+  std::string where = std::string(name_of(version)) + " " + std::string(name_of(op)) + " " +
+                      std::to_string(shape.rows) + "x" + std::to_string(shape.cols) +
+                      " uniform input, seed " + std::to_string(seed);
+  if (at.a != 0 || at.b != 0 || at.out != 0)
+    where += ", A, B and the output starting " + std::to_string(at.a) + ", " +
+             std::to_string(at.b) + " and " + std::to_string(at.out) + " elements in";
   const Extent extent{out_count};
   if (op == RowOp::RowMax || op == RowOp::RowMin) {
     std::vector<float> exact(expected.begin(), expected.end());
@@ -243,10 +339,7 @@ void check_row_one(RowVersion version, RowOp op, Shape shape, std::uint64_t seed
     const double atol = 2.0 * (d + 2) * kUnitRoundoff * (mean ? 1.0 : d);
     COURSE_CHECK_MATCH(compare_close(got, expected, {atol, 0.0}, extent), where);
   }
-  std::vector<float> poison(kGuard);
-  std::memset(poison.data(), 0xFF, kGuard * sizeof(float));
-  CHECK_MESSAGE(std::memcmp(all.data() + out_count, poison.data(), kGuard * sizeof(float)) == 0,
-                where << ": the kernel wrote past the end of the output");
+  check_untouched(all, at.out, out_count, where);
 }
 
 void check_row_correct(RowVersion version) {
@@ -255,71 +348,66 @@ void check_row_correct(RowVersion version) {
   for (const auto& info : kRowOps)
     for (const Shape shape : row_shapes())
       check_row_one(version, info.op, shape, derive_seed(base, stream++));
+  // A, B and the output each starting one element past an aligned address, alone.
+  for (const auto& info : kRowOps)
+    for (const Shape shape : {Shape{33, 17}, Shape{1, 1000}, Shape{999, 1001}})
+      for (const RowOffsets at : {RowOffsets{1, 0, 0}, RowOffsets{0, 1, 0}, RowOffsets{0, 0, 1}})
+        check_row_one(version, info.op, shape, derive_seed(base, stream++), at);
 }
 
 // ---------------------------------------------------------------------------------------------
-// Speed.
+// Speed: measured by course::measure() on the trials of reduction_bench.hpp (the demo's): fresh
+// inputs and a checked result for every timed launch, on the harness's stream and clock.
 
 constexpr std::size_t kSpeedSize = std::size_t{1} << 26;
 
-// Times @p variant (and @p baseline, in the same run) on a float sum of 2^26 elements, after
-// checking the timed result: a fast wrong answer earns nothing.
-SpeedSample measure(Variant variant, std::optional<Variant> baseline) {
-  const auto input = pattern_floats(Pattern::Uniform, kSpeedSize, derive_seed(base_seed(), 1000));
-  DeviceBuffer<float> d_in{std::span<const float>(input)};
-  DeviceBuffer<float> d_out(1);
-  d_out.poison();
-  reduce(variant, Op::Sum, d_in.data(), d_out.data(), kSpeedSize);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const std::vector<double> expected{sum_reference(input)};
-  REQUIRE_MESSAGE(compare_close(d_out.to_host(), expected, {sum_tolerance(input), 0.0}, {1}).ok,
-                  name_of(variant) << " gives a wrong sum of 2^26 floats; fix correctness first");
-  auto time = [&](Variant v) {
-    return time_on_gpu([&](cudaStream_t s) {
-             reduce(v, Op::Sum, d_in.data(), d_out.data(), kSpeedSize, s);
-           })
-        .median_ms;
-  };
+MeasureOptions speed_options(std::uint64_t stream) {
+  MeasureOptions options;
+  options.seed = derive_seed(base_seed(), stream);
+  return options;
+}
+
+// Times @p variant (and @p baseline, in the same run) on float sums of 2^26 elements; its share
+// of CUB's DeviceReduce::Sum over as many floats, measured in this process.
+SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
+  ReductionBench<float> bench(Op::Sum, kSpeedSize);
+  const Measurement rung = measure(bench.trial(variant), speed_options(1000));
   SpeedSample sample;
-  sample.time_ms = time(variant);
-  if (baseline) {
-    sample.speedup = time(*baseline) / sample.time_ms;
+  sample.time_ms = rung.timing.median_ms;
+  sample.failure = rung.failure;
+  if (baseline && sample.failure.empty()) {
+    const Measurement base = measure(bench.trial(*baseline), speed_options(1001));
+    sample.speedup = base.timing.median_ms / sample.time_ms;
     sample.baseline = name_of(*baseline);
+    if (!base.sound())
+      sample.failure = base.failure;
   }
-  sample.share = gb_per_s(kSpeedSize * sizeof(float), sample.time_ms) /
-                 ceilings::cub_reduce_sum(kSpeedSize).value;
+  if (sample.time_ms > 0)
+    sample.share = gb_per_s(kSpeedSize * sizeof(float), sample.time_ms) /
+                   ceilings::cub_reduce_sum(kSpeedSize).value;
   sample.ceiling = "CUB DeviceReduce::Sum";
   return sample;
 }
 
 // Row sums of a tall 32768 x 2048 matrix: enough blocks (1024) that the shared-memory bank
 // conflicts, not the memory's latency, decide the time of the unpadded tile.
-SpeedSample measure_rows(RowVersion version, RowVersion baseline) {
+SpeedSample sample_of_rows(RowVersion version, RowVersion baseline) {
   constexpr Shape kShape{32768, 2048};
-  const std::size_t count = static_cast<std::size_t>(kShape.rows) * kShape.cols;
-  const auto a = pattern_floats(Pattern::Uniform, count, derive_seed(base_seed(), 2000));
-  DeviceBuffer<float> d_a{std::span<const float>(a)};
-  DeviceBuffer<float> d_out(kShape.rows);
-  d_out.poison();
-  row_reduce(version, RowOp::RowSum, d_a.data(), nullptr, d_out.data(), kShape.rows, kShape.cols);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const auto expected = row_reduce_reference(RowOp::RowSum, a, {}, kShape.rows, kShape.cols);
-  const double atol = 2.0 * (kShape.cols + 2) * kUnitRoundoff * kShape.cols;
-  REQUIRE_MESSAGE(
-      compare_close(d_out.to_host(), expected, {atol, 0.0}, {std::size_t{kShape.rows}}).ok,
-      name_of(version) << " gives wrong row sums at 32768x2048; fix correctness first");
-  auto time = [&](RowVersion v) {
-    return time_on_gpu([&](cudaStream_t s) {
-             row_reduce(v, RowOp::RowSum, d_a.data(), nullptr, d_out.data(), kShape.rows,
-                        kShape.cols, s);
-           })
-        .median_ms;
-  };
+  RowBench bench(RowOp::RowSum, kShape.rows, kShape.cols);
+  const Measurement rung = measure(bench.trial(version), speed_options(2000));
   SpeedSample sample;
-  sample.time_ms = time(version);
-  sample.speedup = time(baseline) / sample.time_ms;
-  sample.baseline = name_of(baseline);
-  sample.share = gb_per_s(count * sizeof(float), sample.time_ms) / ceilings::device_copy().value;
+  sample.time_ms = rung.timing.median_ms;
+  sample.failure = rung.failure;
+  if (sample.failure.empty()) {
+    const Measurement base = measure(bench.trial(baseline), speed_options(2001));
+    sample.speedup = base.timing.median_ms / sample.time_ms;
+    sample.baseline = name_of(baseline);
+    if (!base.sound())
+      sample.failure = base.failure;
+  }
+  const std::size_t count = static_cast<std::size_t>(kShape.rows) * kShape.cols;
+  if (sample.time_ms > 0)
+    sample.share = gb_per_s(count * sizeof(float), sample.time_ms) / ceilings::device_copy().value;
   sample.ceiling = "device copy";
   return sample;
 }
@@ -353,33 +441,34 @@ TEST_CASE("vectorized.correct") {
 
 TEST_CASE("interleaved_strided.speed") {
   COURSE_CHECK_SPEED("interleaved_strided.speed", Graded::Speedup, [] {
-    return measure(Variant::InterleavedStrided, Variant::InterleavedDivergent);
+    return sample_of(Variant::InterleavedStrided, Variant::InterleavedDivergent);
   });
 }
 TEST_CASE("sequential.speed") {
   COURSE_CHECK_SPEED("sequential.speed", Graded::Speedup,
-                     [] { return measure(Variant::Sequential, Variant::InterleavedDivergent); });
+                     [] { return sample_of(Variant::Sequential, Variant::InterleavedDivergent); });
 }
 TEST_CASE("first_add_on_load.speed") {
   COURSE_CHECK_SPEED("first_add_on_load.speed", Graded::Speedup,
-                     [] { return measure(Variant::FirstAddOnLoad, Variant::Sequential); });
+                     [] { return sample_of(Variant::FirstAddOnLoad, Variant::Sequential); });
 }
 TEST_CASE("unrolled_warp.speed") {
-  COURSE_CHECK_SPEED("unrolled_warp.speed", Graded::Share,
-                     [] { return measure(Variant::UnrolledWarp, Variant::InterleavedDivergent); });
+  COURSE_CHECK_SPEED("unrolled_warp.speed", Graded::Share, [] {
+    return sample_of(Variant::UnrolledWarp, Variant::InterleavedDivergent);
+  });
 }
 TEST_CASE("coarsened_atomic.speed") {
   COURSE_CHECK_SPEED("coarsened_atomic.speed", Graded::Share, [] {
-    return measure(Variant::CoarsenedAtomic, Variant::InterleavedDivergent);
+    return sample_of(Variant::CoarsenedAtomic, Variant::InterleavedDivergent);
   });
 }
 TEST_CASE("warp_shuffle.speed") {
   COURSE_CHECK_SPEED("warp_shuffle.speed", Graded::Share,
-                     [] { return measure(Variant::WarpShuffle, Variant::InterleavedDivergent); });
+                     [] { return sample_of(Variant::WarpShuffle, Variant::InterleavedDivergent); });
 }
 TEST_CASE("vectorized.speed") {
   COURSE_CHECK_SPEED("vectorized.speed", Graded::Share,
-                     [] { return measure(Variant::Vectorized, Variant::InterleavedDivergent); });
+                     [] { return sample_of(Variant::Vectorized, Variant::InterleavedDivergent); });
 }
 
 TEST_CASE("row_global.correct") {
@@ -393,7 +482,7 @@ TEST_CASE("row_shared_padded.correct") {
 }
 TEST_CASE("row_shared_padded.speed") {
   COURSE_CHECK_SPEED("row_shared_padded.speed", Graded::Speedup,
-                     [] { return measure_rows(RowVersion::SharedPadded, RowVersion::Shared); });
+                     [] { return sample_of_rows(RowVersion::SharedPadded, RowVersion::Shared); });
 }
 
 // Runs without a GPU: every check happens before the launcher touches the device.
@@ -403,7 +492,7 @@ TEST_CASE("launcher.bad_arguments") {
   for (const auto& info : kVariants) {
     CAPTURE(info.name);
     CHECK_THROWS_WITH_AS(reduce(info.variant, Op::Sum, fake, fake + 1000, kMaxCount + 1),
-                         doctest::Contains("2^32"), std::invalid_argument);
+                         doctest::Contains("2^30"), std::invalid_argument);
     for (const int block : {0, 32, 48, 96, 2048})
       CHECK_THROWS_WITH_AS(reduce(info.variant, Op::Sum, fake, fake - 1, 100, {}, block),
                            doctest::Contains("power of two in [64, 1024]"), std::invalid_argument);
