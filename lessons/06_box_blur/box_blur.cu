@@ -1,14 +1,9 @@
 // Lesson 06, the exercises: a shared-memory blur, then every way of moving the vector between
 // host and GPU. Write each piece and delete the `throw` in it; run the grader after each one
 // (README.md, "How to work on this lesson").
-#include <algorithm>
-#include <vector>
-
 #include "box_blur_rungs.cuh"
-#include "course/buffer.hpp"
 #include "course/error.hpp"
 #include "course/stream.hpp"
-#include "course/timer.hpp"
 
 namespace course::lesson06 {
 
@@ -46,48 +41,59 @@ void launch_shared_halo(const float* d_in, float* d_out, std::size_t n, int radi
 // outputs from a running sum (add the element entering the window, subtract the one leaving),
 // so that the cost per output no longer grows with R. Stage the block's inputs in shared memory
 // as in shared_halo, and mind the bank of each thread's first element.
-void launch_sliding_window(const float* d_in, float* d_out, std::size_t n, int radius,
-                           Range range, int block, cudaStream_t stream) {
+void launch_sliding_window(const float* d_in, float* d_out, std::size_t n, int radius, Range range,
+                           int block, cudaStream_t stream) {
   throw NotImplemented("sliding_window", kHere);
 }
 
-// TODO(student): rung "pinned". As pipeline_pageable (box_blur_given.cu), with both vectors in
-// page-locked memory: the input in HostMemory::Pinned (cudaHostAlloc), the output in
-// HostMemory::PinnedMallocHost (cudaMallocHost). Read staged_trip to see what that changes.
-PipelineTimes pipeline_pinned(std::span<const float> input, std::span<float> output,
-                              const PipelineOptions& options) {
+// The trips. Each is handed its vectors already in the host memory of its rung (trip_memory()
+// in box_blur.cuh: the caller allocated them, the technique is in which kind they are), two
+// device buffers, and a stream. Enqueue the whole trip on that stream and return: the caller
+// times it there, with its own events, and reads h_out once the stream is done.
+
+// TODO(student): rung "pinned". h_in is HostMemory::Pinned (cudaHostAlloc) and h_out
+// HostMemory::PinnedMallocHost (cudaMallocHost): page-locked, both. Enqueue the same three phases
+// as trip_pageable (box_blur_given.cu) on `stream`; serial_trip does exactly that. Then predict
+// before you run the demo: which phase changes, and by how much?
+void trip_pinned(const float* h_in, float* h_out, std::size_t n, const TripBuffers& device,
+                 const PipelineOptions& options, cudaStream_t stream) {
   throw NotImplemented("pinned", kHere);
 }
 
-// TODO(student): rung "write_combined". As pinned, with the *input* in
-// HostMemory::WriteCombined. Which of the two vectors must not be write-combined, and why?
-PipelineTimes pipeline_write_combined(std::span<const float> input, std::span<float> output,
-                                      const PipelineOptions& options) {
+// TODO(student): rung "write_combined". The input is HostMemory::WriteCombined, the output
+// ordinary pinned memory: again the three phases of serial_trip on `stream`. Which of the two
+// vectors must not be write-combined, and why?
+void trip_write_combined(const float* h_in, float* h_out, std::size_t n, const TripBuffers& device,
+                         const PipelineOptions& options, cudaStream_t stream) {
   throw NotImplemented("write_combined", kHere);
 }
 
-// TODO(student): rung "mapped". Put both vectors in HostMemory::Mapped buffers and let the kernel
-// use them in place: launch_blur(options.kernel, h_in.device_data(), h_out.device_data(), n,
-// options.radius, Range{0, n}, options.block, nullptr). No copies; time the kernel with an
-// EventTimer and report it as both kernel_ms and total_ms.
-PipelineTimes pipeline_mapped(std::span<const float> input, std::span<float> output,
-                              const PipelineOptions& options) {
+// TODO(student): rung "mapped". Both vectors are HostMemory::Mapped: the kernel can use them in
+// place, with no copy at all. Ask CUDA for their device addresses (cudaHostGetDevicePointer,
+// inside CUDA_CHECK; h_in needs a const_cast), then launch_blur(options.kernel, in, out, n,
+// options.radius, Range{0, n}, options.block, stream). The device buffers stay unused.
+void trip_mapped(const float* h_in, float* h_out, std::size_t n, const TripBuffers& device,
+                 const PipelineOptions& options, cudaStream_t stream) {
   throw NotImplemented("mapped", kHere);
 }
 
-// TODO(student): rung "streams". Pinned buffers, the vector cut into options.chunks chunks
-// (chunk k = [n k / chunks, n (k + 1) / chunks)), and three course::Stream objects: upload,
-// compute, download.
-//   1. On upload: copy the input in, in order, in pieces cut R elements after the chunks (piece
+// TODO(student): rung "streams". Both vectors are pinned. Cut the vector into options.chunks
+// chunks (chunk k = [n k / chunks, n (k + 1) / chunks), in 64-bit arithmetic: n k reaches 2^34;
+// no more chunks than elements). `stream` blurs; two course::Stream objects of your own carry the
+// copies, one up and one down.
+//   0. Fork: record a course::Event on `stream`; make both of your streams wait for it
+//      (Stream::wait), so that nothing of the trip starts before the work the caller enqueued.
+//   1. Upload: copy the input in, in order, in pieces cut R elements after the chunks (piece
 //      k = [begin_k + R, end_k + R), the first starting at 0, the last ending at n, all clipped
-//      to n): piece k brings chunk k and its right halo. Record a course::Event after each.
-//   2. On compute: for each chunk, wait (Stream::wait) for piece k's event, then
-//      launch_blur(..., Range{begin, end}, ...), and record a second event.
-//   3. On download: for each chunk, wait for its blur's event, then copy it out.
-// Time the whole trip with an EventTimer started on the upload stream; before stopping it, make
-// that stream wait for an event recorded after the last download. Report total_ms only.
-PipelineTimes pipeline_streams(std::span<const float> input, std::span<float> output,
-                               const PipelineOptions& options) {
+//      to n): piece k brings chunk k and its right halo. Record an Event after each.
+//   2. Blur, on `stream`: for each chunk, wait (cudaStreamWaitEvent) for piece k's event, then
+//      launch_blur(..., Range{begin_k, end_k}, ...) from device.d_in to device.d_out, and record
+//      a second event.
+//   3. Download: for each chunk, wait for its blur's event, then copy it out to h_out.
+//   4. Join: record an event after the last download and make `stream` wait for it before you
+//      return. Every upload is already behind `stream` (the blurs waited for them).
+void trip_streams(const float* h_in, float* h_out, std::size_t n, const TripBuffers& device,
+                  const PipelineOptions& options, cudaStream_t stream) {
   throw NotImplemented("streams", kHere);
 }
 

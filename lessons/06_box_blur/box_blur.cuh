@@ -7,8 +7,9 @@
 
 #include <array>
 #include <cstddef>
-#include <span>
 #include <string_view>
+
+#include "course/buffer.hpp"
 
 namespace course::lesson06 {
 
@@ -58,7 +59,8 @@ template <class Rung, std::size_t N>
 [[nodiscard]] constexpr std::string_view name_of(const std::array<RungInfo<Rung>, N>& rungs,
                                                  Rung rung) {
   for (const auto& info : rungs)
-    if (info.rung == rung) return info.name;
+    if (info.rung == rung)
+      return info.name;
   return "?";
 }
 
@@ -70,28 +72,64 @@ inline constexpr int kDefaultBlock = 512;
 inline constexpr int kDefaultChunks = 16;
 /// The most chunks the Streams rung accepts.
 inline constexpr int kMaxChunks = 256;
+/// The longest vector a blur or a trip accepts: 2^26 floats, the size the kernels' speed tests
+/// check every output of. Far below 2^31, so no index of a vector (nor index + R) overflows 32
+/// bits; chunk bounds such as n k / chunks still need 64 bits (the tests reach n k = 2^32).
+inline constexpr std::size_t kMaxElements = std::size_t{1} << 26;
 
 /// Blurs a vector: out[i] = mean(in[i - R .. i + R]) for R <= i < n - R; the first and last R
 /// elements (every element when n <= 2R) are copied unchanged.
 /// @param[in]  kernel the rung
-/// @param[in]  d_in   device memory (or mapped host memory), n floats
+/// @param[in]  d_in   device memory (or mapped host memory), n floats, any 4-byte alignment
 /// @param[out] d_out  device memory (or mapped host memory), n floats, not overlapping d_in
 /// @param[in]  n      elements; 0 is a no-op
 /// @param[in]  radius R, 1 <= R <= kMaxRadius
-/// @param[in]  stream the stream to launch on (asynchronous)
+/// @param[in]  stream the stream to launch on (asynchronous): all of the work is ordered on it
 /// @param[in]  block  threads per block, a multiple of 32 in [64, 1024]
-/// @throws std::invalid_argument for a bad radius or block, null or overlapping buffers.
+/// @pre n <= kMaxElements
+/// @throws std::invalid_argument for a bad radius or block, n > kMaxElements, null or
+///         overlapping buffers.
 void blur(Kernel kernel, const float* d_in, float* d_out, std::size_t n, int radius,
           cudaStream_t stream = {}, int block = kDefaultBlock);
 
-/// Where the time of one trip went, in milliseconds (CUDA events). Zero for a phase the rung
-/// does not have (a mapped trip has no copies); a streams trip overlaps its phases, so only its
-/// total is measured and the phases are zero.
-struct PipelineTimes {
-  double h2d_ms = 0.0;     ///< host to device copy
-  double kernel_ms = 0.0;  ///< the blur
-  double d2h_ms = 0.0;     ///< device to host copy
-  double total_ms = 0.0;   ///< from the first copy's start to the last one's end
+/// Where a host-memory rung's two vectors live on the host. The caller of trip() allocates them
+/// there (course::HostBuffer) and fills the input before the trip: putting the data in host
+/// memory is the application's own work, not part of the trip, and not timed.
+struct TripMemory {
+  HostMemory input;   ///< the kind of memory of the trip's input
+  HostMemory output;  ///< the kind of memory of the trip's output
+};
+
+//! [trip_memory]
+/// The host memory of each host-memory rung: the technique the rung teaches.
+/// - pageable: both ordinary (operator new);
+/// - pinned: the input from cudaHostAlloc, the output from cudaMallocHost (both page-locked);
+/// - write_combined: the input write-combined (the CPU writes it, the GPU reads it), the output
+///   ordinary pinned memory, because the CPU reads it back;
+/// - mapped: both mapped into the device's address space (zero-copy);
+/// - streams: both pinned.
+[[nodiscard]] constexpr TripMemory trip_memory(Memory memory) {
+  switch (memory) {
+    case Memory::Pageable:
+      return {HostMemory::Pageable, HostMemory::Pageable};
+    case Memory::Pinned:
+      return {HostMemory::Pinned, HostMemory::PinnedMallocHost};
+    case Memory::WriteCombined:
+      return {HostMemory::WriteCombined, HostMemory::Pinned};
+    case Memory::Mapped:
+      return {HostMemory::Mapped, HostMemory::Mapped};
+    case Memory::Streams:
+      return {HostMemory::Pinned, HostMemory::Pinned};
+  }
+  return {HostMemory::Pageable, HostMemory::Pageable};
+}
+//! [trip_memory]
+
+/// The device memory a trip works in, allocated by the caller once for many trips: a trip
+/// allocates nothing, so that what it costs is the copies and the blur.
+struct TripBuffers {
+  float* d_in = nullptr;   ///< device memory, n floats: the input once it is on the GPU
+  float* d_out = nullptr;  ///< device memory, n floats: the blurred vector before it goes back
 };
 
 /// How a trip is made.
@@ -102,16 +140,31 @@ struct PipelineOptions {
   int chunks = kDefaultChunks;     ///< chunks of the Streams rung, 1 <= chunks <= kMaxChunks
 };
 
-/// One whole trip for one kind of host memory: stage @p input in that memory (not timed: that
-/// is the application's own data), send it to the GPU (or let the kernel read it in place),
-/// blur it, bring the result back, and copy it to @p output (not timed).
+/// One whole trip of a vector for one host-memory rung, enqueued on @p stream: send @p h_in to
+/// the GPU (or let the kernel read it where it is), blur it with @p options.kernel, and bring the
+/// result back to @p h_out. The trip measures nothing: its caller times it with events on
+/// @p stream (course::measure), so every piece of its work must be ordered on that stream. A trip
+/// that uses streams of its own forks from @p stream (they wait for an event recorded on it
+/// before their first piece of work) and joins back before it returns (@p stream waits for an
+/// event recorded after their last), so that an event recorded on @p stream after the call
+/// completes only when the whole trip has.
 /// @param[in]  memory  the host-memory rung
-/// @param[in]  input   host memory, n floats
-/// @param[out] output  host memory, n floats
+/// @param[in]  h_in    host memory of kind trip_memory(memory).input, n floats, any 4-byte
+///                     alignment, filled by the caller before the work on @p stream reaches the
+///                     trip
+/// @param[out] h_out   host memory of kind trip_memory(memory).output, n floats, not overlapping
+///                     @p h_in; read it after synchronizing @p stream
+/// @param[in]  n       elements; 0 is a no-op
+/// @param[in]  device  device memory for the trip, two buffers of n floats that overlap neither
+///                     each other nor the host vectors (the Mapped rung leaves them untouched;
+///                     it may get nulls)
 /// @param[in]  options the kernel, radius, block and chunks
-/// @throws std::invalid_argument for sizes that differ or bad options; course::NotImplemented
-///         for a rung the skeleton has not written yet.
-PipelineTimes run_pipeline(Memory memory, std::span<const float> input, std::span<float> output,
-                           const PipelineOptions& options);
+/// @param[in]  stream  the stream the trip is ordered on (asynchronous; pageable copies may make
+///                     the host wait)
+/// @pre n <= kMaxElements
+/// @throws std::invalid_argument for bad options, n > kMaxElements, null or overlapping buffers;
+///         course::NotImplemented for a rung the skeleton has not written yet.
+void trip(Memory memory, const float* h_in, float* h_out, std::size_t n, const TripBuffers& device,
+          const PipelineOptions& options, cudaStream_t stream = {});
 
 }  // namespace course::lesson06

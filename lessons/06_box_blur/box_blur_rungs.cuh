@@ -1,12 +1,11 @@
 /// @file
-/// @brief Lesson 06's rungs, called by blur() and run_pipeline() after they have checked the
+/// @brief Lesson 06's rungs, called by blur() and trip() after they have checked the
 /// arguments. Given rungs: box_blur_given.cu; exercises: box_blur.cu.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <span>
 
 #include "box_blur.cuh"
 #include "course/buffer.hpp"
@@ -26,33 +25,28 @@ void launch_global(const float* d_in, float* d_out, std::size_t n, int radius, R
                    int block, cudaStream_t stream);
 void launch_shared_halo(const float* d_in, float* d_out, std::size_t n, int radius, Range range,
                         int block, cudaStream_t stream);
-void launch_sliding_window(const float* d_in, float* d_out, std::size_t n, int radius,
-                           Range range, int block, cudaStream_t stream);
+void launch_sliding_window(const float* d_in, float* d_out, std::size_t n, int radius, Range range,
+                           int block, cudaStream_t stream);
 /// Dispatches to the launcher of @p kernel.
 void launch_blur(Kernel kernel, const float* d_in, float* d_out, std::size_t n, int radius,
                  Range range, int block, cudaStream_t stream);
 
-/// The serial trip of the pageable, pinned and write-combined rungs: copy @p h_in to the device,
-/// blur, copy back to @p h_out; each phase timed with events.
-PipelineTimes serial_trip(const float* h_in, float* h_out, std::size_t n,
-                          const PipelineOptions& options);
+/// The serial trip of the pageable, pinned and write-combined rungs, all on @p stream: copy
+/// @p h_in to device.d_in, blur into device.d_out, copy that to @p h_out.
+void serial_trip(const float* h_in, float* h_out, std::size_t n, const TripBuffers& device,
+                 const PipelineOptions& options, cudaStream_t stream);
 
-/// A serial trip through host buffers of the given kinds: stage @p input in @p input_memory
-/// (not timed), serial_trip() into a buffer of @p output_memory, copy that to @p output.
-PipelineTimes staged_trip(std::span<const float> input, std::span<float> output,
-                          const PipelineOptions& options, HostMemory input_memory,
-                          HostMemory output_memory);
-
-// Host-memory rungs: input and output of equal, non-zero size; valid options.
-PipelineTimes pipeline_pageable(std::span<const float> input, std::span<float> output,
-                                const PipelineOptions& options);
-PipelineTimes pipeline_pinned(std::span<const float> input, std::span<float> output,
-                              const PipelineOptions& options);
-PipelineTimes pipeline_write_combined(std::span<const float> input, std::span<float> output,
-                                      const PipelineOptions& options);
-PipelineTimes pipeline_mapped(std::span<const float> input, std::span<float> output,
-                              const PipelineOptions& options);
-PipelineTimes pipeline_streams(std::span<const float> input, std::span<float> output,
-                               const PipelineOptions& options);
+// Host-memory rungs: n in [1, kMaxElements], buffers of the rung's kinds (trip_memory), valid
+// options (checked by trip()). Everything they do is ordered on `stream`.
+void trip_pageable(const float* h_in, float* h_out, std::size_t n, const TripBuffers& device,
+                   const PipelineOptions& options, cudaStream_t stream);
+void trip_pinned(const float* h_in, float* h_out, std::size_t n, const TripBuffers& device,
+                 const PipelineOptions& options, cudaStream_t stream);
+void trip_write_combined(const float* h_in, float* h_out, std::size_t n, const TripBuffers& device,
+                         const PipelineOptions& options, cudaStream_t stream);
+void trip_mapped(const float* h_in, float* h_out, std::size_t n, const TripBuffers& device,
+                 const PipelineOptions& options, cudaStream_t stream);
+void trip_streams(const float* h_in, float* h_out, std::size_t n, const TripBuffers& device,
+                  const PipelineOptions& options, cudaStream_t stream);
 
 }  // namespace course::lesson06

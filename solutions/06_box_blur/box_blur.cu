@@ -4,10 +4,8 @@
 #include <vector>
 
 #include "box_blur_rungs.cuh"
-#include "course/buffer.hpp"
 #include "course/error.hpp"
 #include "course/stream.hpp"
-#include "course/timer.hpp"
 
 namespace course::lesson06 {
 
@@ -15,7 +13,9 @@ namespace {
 
 // The inputs a range may read: [begin - R, end + R) clipped to [0, n).
 __host__ __device__ inline long long halo_low(Range range, int radius) {
-  return range.begin > static_cast<std::size_t>(radius) ? static_cast<long long>(range.begin) - radius : 0;
+  return range.begin > static_cast<std::size_t>(radius)
+             ? static_cast<long long>(range.begin) - radius
+             : 0;
 }
 __host__ __device__ inline long long halo_high(Range range, int radius, std::size_t n) {
   return static_cast<long long>(range.end + radius < n ? range.end + radius : n);
@@ -39,7 +39,8 @@ __global__ void shared_halo_kernel(const float* __restrict__ in, float* __restri
   // Every thread reads neighbours that other threads loaded.
   __syncthreads();
   const std::size_t i = block_first + threadIdx.x;
-  if (i >= range.end) return;
+  if (i >= range.end)
+    return;
   const int c = threadIdx.x + radius;
   const std::size_t r = static_cast<std::size_t>(radius);
   if (i < r || i + r >= n) {
@@ -47,7 +48,8 @@ __global__ void shared_halo_kernel(const float* __restrict__ in, float* __restri
     return;
   }
   float sum = 0.0f;
-  for (int j = -radius; j <= radius; ++j) sum += tile[c + j];
+  for (int j = -radius; j <= radius; ++j)
+    sum += tile[c + j];
   out[i] = sum / static_cast<float>(2 * radius + 1);
 }
 //! [shared_halo_kernel]
@@ -71,11 +73,15 @@ __global__ void sliding_window_kernel(const float* __restrict__ in, float* __res
   // Block-relative bounds, in 32 bits: what the tile may load, and which outputs are copies.
   const long long origin = static_cast<long long>(block_first) - radius;  // global index of tile[0]
   const int load_begin = static_cast<int>(max(low - origin, 0LL));
-  const int load_end = static_cast<int>(min(high - origin, static_cast<long long>(outputs + 2 * radius)));
+  const int load_end =
+      static_cast<int>(min(high - origin, static_cast<long long>(outputs + 2 * radius)));
   const long long interior_begin = radius, interior_end = static_cast<long long>(n) - radius;
-  const int copy_below = static_cast<int>(min(max(interior_begin - origin, 0LL), static_cast<long long>(outputs + 2 * radius)));
-  const int copy_from = static_cast<int>(min(max(interior_end - origin, 0LL), static_cast<long long>(outputs + 2 * radius)));
-  const int valid = static_cast<int>(min(static_cast<long long>(range.end) - origin, static_cast<long long>(outputs + radius)));
+  const int copy_below = static_cast<int>(
+      min(max(interior_begin - origin, 0LL), static_cast<long long>(outputs + 2 * radius)));
+  const int copy_from = static_cast<int>(
+      min(max(interior_end - origin, 0LL), static_cast<long long>(outputs + 2 * radius)));
+  const int valid = static_cast<int>(
+      min(static_cast<long long>(range.end) - origin, static_cast<long long>(outputs + radius)));
 
   // Nine loads per thread, all issued before the first is stored: with a plain loop each load
   // would wait for the one before (its value is needed by the store), one in flight at a time.
@@ -87,10 +93,13 @@ __global__ void sliding_window_kernel(const float* __restrict__ in, float* __res
   }
   const int tail = outputs + threadIdx.x;  // the last 2R elements (blockDim.x >= 64 >= 2R)
   const bool loads_tail = threadIdx.x < 2 * radius;
-  const float tail_value = loads_tail && tail >= load_begin && tail < load_end ? in[origin + tail] : 0.0f;
+  const float tail_value =
+      loads_tail && tail >= load_begin && tail < load_end ? in[origin + tail] : 0.0f;
 #pragma unroll
-  for (int k = 0; k < kOutputsPerThread; ++k) tile[threadIdx.x + k * blockDim.x] = v[k];
-  if (loads_tail) tile[tail] = tail_value;
+  for (int k = 0; k < kOutputsPerThread; ++k)
+    tile[threadIdx.x + k * blockDim.x] = v[k];
+  if (loads_tail)
+    tile[tail] = tail_value;
   __syncthreads();
 
   //! [sliding_window_slide]
@@ -100,20 +109,24 @@ __global__ void sliding_window_kernel(const float* __restrict__ in, float* __res
   const float scale = 1.0f / static_cast<float>(2 * radius + 1);
   float result[kOutputsPerThread];
   float sum = 0.0f;
-  for (int j = -radius; j <= radius; ++j) sum += tile[base + j];
+  for (int j = -radius; j <= radius; ++j)
+    sum += tile[base + j];
 #pragma unroll
   for (int k = 0; k < kOutputsPerThread; ++k) {
     const int p = base + k;
     // The R elements at each end of the vector are copies; so are positions outside it, which
     // are never stored.
     result[k] = p < copy_below || p >= copy_from ? tile[p] : sum * scale;
-    if (k + 1 < kOutputsPerThread) sum += tile[p + radius + 1] - tile[p - radius];
+    if (k + 1 < kOutputsPerThread)
+      sum += tile[p + radius + 1] - tile[p - radius];
   }
   __syncthreads();  // every thread has read its window: the tile can take the outputs
 #pragma unroll
-  for (int k = 0; k < kOutputsPerThread; ++k) tile[base + k] = result[k];
+  for (int k = 0; k < kOutputsPerThread; ++k)
+    tile[base + k] = result[k];
   __syncthreads();
-  for (int t = radius + threadIdx.x; t < valid; t += blockDim.x) out[origin + t] = tile[t];
+  for (int t = radius + threadIdx.x; t < valid; t += blockDim.x)
+    out[origin + t] = tile[t];
   //! [sliding_window_slide]
 }
 //! [sliding_window_kernel]
@@ -127,125 +140,115 @@ unsigned blocks_for(Range range, std::size_t per_block) {
 void launch_shared_halo(const float* d_in, float* d_out, std::size_t n, int radius, Range range,
                         int block, cudaStream_t stream) {
   const std::size_t shared = (block + 2 * radius) * sizeof(float);
-  shared_halo_kernel<<<blocks_for(range, block), block, shared, stream>>>(d_in, d_out, n, radius, range);
+  shared_halo_kernel<<<blocks_for(range, block), block, shared, stream>>>(d_in, d_out, n, radius,
+                                                                          range);
   CUDA_CHECK_LAST();
 }
 
-void launch_sliding_window(const float* d_in, float* d_out, std::size_t n, int radius,
-                           Range range, int block, cudaStream_t stream) {
+void launch_sliding_window(const float* d_in, float* d_out, std::size_t n, int radius, Range range,
+                           int block, cudaStream_t stream) {
   const std::size_t shared = (block * kOutputsPerThread + 2 * radius) * sizeof(float);
   sliding_window_kernel<<<blocks_for(range, std::size_t(block) * kOutputsPerThread), block, shared,
                           stream>>>(d_in, d_out, n, radius, range);
   CUDA_CHECK_LAST();
 }
 
-//! [pipeline_pinned]
-// Page-locked memory: the DMA engine reads it directly, without the driver's staging copy. The
-// input comes from cudaHostAlloc, the output from cudaMallocHost: two calls, the same memory.
-PipelineTimes pipeline_pinned(std::span<const float> input, std::span<float> output,
-                              const PipelineOptions& options) {
-  return staged_trip(input, output, options, HostMemory::Pinned, HostMemory::PinnedMallocHost);
+//! [trip_pinned]
+// Page-locked memory: the DMA engine reads and writes it directly, without the driver's staging
+// copy, and the copies return at once. The code is the pageable trip's; the memory is not: the
+// input comes from cudaHostAlloc, the output from cudaMallocHost (two calls, the same memory).
+void trip_pinned(const float* h_in, float* h_out, std::size_t n, const TripBuffers& device,
+                 const PipelineOptions& options, cudaStream_t stream) {
+  serial_trip(h_in, h_out, n, device, options, stream);
 }
-//! [pipeline_pinned]
+//! [trip_pinned]
 
-//! [pipeline_write_combined]
+//! [trip_write_combined]
 // The input in write-combined memory: the CPU only writes it, the GPU only reads it. The output
 // stays in ordinary pinned memory, because the CPU reads it, and reading write-combined memory
 // bypasses the CPU's caches (the demo's CPU column shows what that costs).
-PipelineTimes pipeline_write_combined(std::span<const float> input, std::span<float> output,
-                                      const PipelineOptions& options) {
-  return staged_trip(input, output, options, HostMemory::WriteCombined, HostMemory::Pinned);
+void trip_write_combined(const float* h_in, float* h_out, std::size_t n, const TripBuffers& device,
+                         const PipelineOptions& options, cudaStream_t stream) {
+  serial_trip(h_in, h_out, n, device, options, stream);
 }
-//! [pipeline_write_combined]
+//! [trip_write_combined]
 
-//! [pipeline_mapped]
+//! [trip_mapped]
 // Zero-copy: both vectors stay in mapped host memory and the kernel reads and writes them
 // through their device addresses, across the bus, with no copy at all. Every element crosses
 // the bus once each way, as with copies, but the transfers overlap the kernel by construction.
-PipelineTimes pipeline_mapped(std::span<const float> input, std::span<float> output,
-                              const PipelineOptions& options) {
-  // Mapping is on by default wherever CUDA has unified addressing (all 64-bit platforms); the
-  // call is kept for older systems, and refused harmlessly once the context exists.
-  if (cudaSetDeviceFlags(cudaDeviceMapHost) != cudaSuccess) (void)cudaGetLastError();
-  const std::size_t n = input.size();
-  HostBuffer<float> h_in(n, HostMemory::Mapped), h_out(n, HostMemory::Mapped);
-  std::copy(input.begin(), input.end(), h_in.begin());
-  EventTimer timer;
-  timer.start();
-  launch_blur(options.kernel, h_in.device_data(), h_out.device_data(), n, options.radius,
-              Range{0, n}, options.block, nullptr);
-  PipelineTimes times;
-  times.kernel_ms = times.total_ms = timer.stop();
-  std::copy(h_out.begin(), h_out.end(), output.begin());
-  return times;
+void trip_mapped(const float* h_in, float* h_out, std::size_t n, const TripBuffers& /*device*/,
+                 const PipelineOptions& options, cudaStream_t stream) {
+  void* in = nullptr;
+  void* out = nullptr;
+  CUDA_CHECK(cudaHostGetDevicePointer(&in, const_cast<float*>(h_in), 0));
+  CUDA_CHECK(cudaHostGetDevicePointer(&out, h_out, 0));
+  launch_blur(options.kernel, static_cast<const float*>(in), static_cast<float*>(out), n,
+              options.radius, Range{0, n}, options.block, stream);
 }
-//! [pipeline_mapped]
+//! [trip_mapped]
 
-//! [pipeline_streams]
-// Three streams and the vector in chunks: the upload stream copies the chunks in, one after the
-// other; the compute stream blurs chunk k as soon as every chunk its halo reaches has arrived;
-// the download stream copies chunk k out as soon as it is blurred. Events carry each dependency
-// from one stream to the next, so chunk k + 1 travels in while chunk k is blurred and chunk k - 1
+//! [trip_streams]
+// Three streams and the vector in chunks: an upload stream copies the chunks in, one after the
+// other; the caller's stream blurs chunk k as soon as every chunk its halo reaches has arrived; a
+// download stream copies chunk k out as soon as it is blurred. Events carry each dependency from
+// one stream to the next, so chunk k + 1 travels in while chunk k is blurred and chunk k - 1
 // travels out. Copies in one stream run in order: the first chunk is ready after one chunk's
 // time, not after all of them. A chunk's outputs need R inputs past its end; rather than wait
 // for the whole next chunk, the uploads are cut R elements later than the chunks, so upload k
 // brings chunk k's inputs and its right halo, and the blur of chunk k waits for upload k only.
-PipelineTimes pipeline_streams(std::span<const float> input, std::span<float> output,
-                               const PipelineOptions& options) {
-  const std::size_t n = input.size();
+void trip_streams(const float* h_in, float* h_out, std::size_t n, const TripBuffers& device,
+                  const PipelineOptions& options, cudaStream_t stream) {
   const int chunks = static_cast<int>(std::min<std::size_t>(options.chunks, n));
   const std::size_t r = static_cast<std::size_t>(options.radius);
-  HostBuffer<float> h_in(n, HostMemory::Pinned), h_out(n, HostMemory::Pinned);
-  std::copy(input.begin(), input.end(), h_in.begin());
-  DeviceBuffer<float> d_in(n), d_out(n);
-  Stream upload, compute, download;
-  std::vector<Event> copied(chunks), blurred(chunks);
-  auto chunk = [&](int k) { return Range{n * k / chunks, n * (k + 1) / chunks}; };
+  auto chunk = [&](int k) {  // n k reaches 2^34: 64-bit arithmetic
+    return Range{n * static_cast<std::size_t>(k) / chunks,
+                 n * static_cast<std::size_t>(k + 1) / chunks};
+  };
   auto piece = [&](int k) {  // upload k: chunk k shifted right by R, clipped to the vector
     const std::size_t begin = k == 0 ? 0 : std::min(n, chunk(k).begin + r);
     const std::size_t end = k + 1 == chunks ? n : std::min(n, chunk(k).end + r);
     return Range{begin, end};
   };
+  const Stream upload, download;
+  std::vector<Event> copied(chunks), blurred(chunks);
 
-  EventTimer timer;
-  timer.start(upload.get());
-  Event start;
-  start.record(upload.get());
-  compute.wait(start.get());
+  // Fork: nothing of the trip starts before what the caller enqueued on its stream.
+  const Event start;
+  start.record(stream);
+  upload.wait(start.get());
   download.wait(start.get());
-  //! [pipeline_streams_chunks]
+  //! [trip_streams_chunks]
   for (int k = 0; k < chunks; ++k) {
     const Range range = piece(k);
     if (range.end > range.begin)
-      CUDA_CHECK(cudaMemcpyAsync(d_in.data() + range.begin, h_in.data() + range.begin,
-                                 (range.end - range.begin) * sizeof(float),
-                                 cudaMemcpyHostToDevice, upload.get()));
+      CUDA_CHECK(cudaMemcpyAsync(device.d_in + range.begin, h_in + range.begin,
+                                 (range.end - range.begin) * sizeof(float), cudaMemcpyHostToDevice,
+                                 upload.get()));
     copied[k].record(upload.get());
   }
   for (int k = 0; k < chunks; ++k) {
-    const Range range = chunk(k);
     // Uploads 0..k hold every input chunk k needs: [begin - R, end + R).
-    compute.wait(copied[k].get());
-    launch_blur(options.kernel, d_in.data(), d_out.data(), n, options.radius, range,
-                options.block, compute.get());
-    blurred[k].record(compute.get());
+    CUDA_CHECK(cudaStreamWaitEvent(stream, copied[k].get(), 0));
+    launch_blur(options.kernel, device.d_in, device.d_out, n, options.radius, chunk(k),
+                options.block, stream);
+    blurred[k].record(stream);
   }
   for (int k = 0; k < chunks; ++k) {
     const Range range = chunk(k);
     download.wait(blurred[k].get());
-    CUDA_CHECK(cudaMemcpyAsync(h_out.data() + range.begin, d_out.data() + range.begin,
+    CUDA_CHECK(cudaMemcpyAsync(h_out + range.begin, device.d_out + range.begin,
                                (range.end - range.begin) * sizeof(float), cudaMemcpyDeviceToHost,
                                download.get()));
   }
-  //! [pipeline_streams_chunks]
-  Event downloaded;
+  //! [trip_streams_chunks]
+  // Join: the caller's stream waits for the last download (the uploads are behind it already:
+  // the blurs waited for every one). The streams and events may go now; CUDA keeps what is
+  // still enqueued alive until it has run.
+  const Event downloaded;
   downloaded.record(download.get());
-  upload.wait(downloaded.get());
-  PipelineTimes times;
-  times.total_ms = timer.stop(upload.get());
-  std::copy(h_out.begin(), h_out.end(), output.begin());
-  return times;
+  CUDA_CHECK(cudaStreamWaitEvent(stream, downloaded.get(), 0));
 }
-//! [pipeline_streams]
+//! [trip_streams]
 
 }  // namespace course::lesson06
