@@ -83,8 +83,9 @@ inline constexpr std::array<VariantInfo, 8> kVariants{{
 
 /// Threads per block of the exercise rungs when the caller does not choose.
 inline constexpr int kDefaultBlock = 256;
-/// The most bytes one call counts: 2^32 - 1, so that every count fits in a uint32.
-inline constexpr std::size_t kMaxCount = 0xFFFFFFFFu;
+/// The most bytes one call counts: 2^30. Every count fits in a uint32, and every byte index (a
+/// grid's stride added to it included) in a 32-bit signed int, so index arithmetic in int is safe.
+inline constexpr std::size_t kMaxCount = std::size_t{1} << 30;
 
 /// Counts the n bytes at d_text into bins_of(variant) counts at d_bins: for the letter rungs,
 /// d_bins[b] = number of bytes c in 'a'...'z' with (c - 'a') / 4 == b; for Bytes256,

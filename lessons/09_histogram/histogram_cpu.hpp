@@ -3,6 +3,7 @@
 /// the tests and the demo count.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -44,7 +45,8 @@ inline std::vector<std::uint32_t> histogram_reference(Variant variant,
 enum class Input {
   UniformLetters,  ///< every byte a letter, uniform over 'a'...'z'
   English,         ///< English letter frequencies, with spaces and punctuation
-  LongRuns,        ///< runs of one letter, 1 to 2 kLongRun bytes long: longer than a grid's stride
+  LongRuns,        ///< runs of one letter, kLongRun bytes long on average (up to 2 kLongRun):
+                   ///< longer than a grid's stride
   OneLetter,       ///< one letter only (which one depends on the seed)
   NoLetters,       ///< every byte value except 'a'...'z' (upper case, '{', '|', bytes >= 128...)
   UniformBytes,    ///< uniform over all 256 byte values
@@ -54,6 +56,24 @@ enum class Input {
 /// the GPU (132 SMs x 2048 threads = 270 336 on an H100), so that a thread of the interleaved
 /// rungs meets the same letter many times in a row.
 inline constexpr std::size_t kLongRun = std::size_t{1} << 20;
+
+/// The runs of Input::LongRuns, made so that any byte can be computed on its own (the GPU makes
+/// the same bytes in parallel, histogram_bench.cu): run r ends at r kLongRun + j_r, where j_r is
+/// hash64(seed, r) mod kLongRun, and has the letter 'a' + (hash64(seed, r) >> 32) mod 26. Byte i
+/// therefore belongs to run i / kLongRun or to the one after it.
+inline std::string long_runs_text(std::size_t n, std::uint64_t seed) {
+  std::string text(n, 'a');
+  std::size_t start = 0;
+  for (std::size_t run = 0; start < n; ++run) {
+    const std::uint64_t h = hash64(seed, run);
+    const std::size_t end = std::min(n, run * kLongRun + static_cast<std::size_t>(h % kLongRun));
+    std::fill(text.begin() + static_cast<std::ptrdiff_t>(start),
+              text.begin() + static_cast<std::ptrdiff_t>(end),
+              static_cast<char>('a' + (h >> 32) % 26));
+    start = end;
+  }
+  return text;
+}
 
 /// An input's name (as the demo's --input takes it) and what it is.
 struct InputInfo {
@@ -86,7 +106,7 @@ inline std::string make_text(Input input, std::size_t n, std::uint64_t seed) {
     case Input::English:
       return english_text(n, seed);
     case Input::LongRuns:
-      return text_with_runs(n, seed, kLongRun);
+      return long_runs_text(n, seed);
     case Input::OneLetter:
       return std::string(n, static_cast<char>('a' + seed % 26));
     default:

@@ -11,7 +11,7 @@ namespace course::lesson09 {
 
 void histogram(Variant variant, const unsigned char* d_text, std::size_t n, std::uint32_t* d_bins,
                cudaStream_t stream, int block) {
-  require(n <= kMaxCount, "histogram: n must be in [0, 2^32 - 1] (the counts are uint32)");
+  require(n <= kMaxCount, "histogram: n must be in [0, 2^30]");
   require(block >= 32 && block <= 1024 && block % 32 == 0,
           "histogram: block must be a multiple of 32 in [32, 1024]");
   const int bins = bins_of(variant);

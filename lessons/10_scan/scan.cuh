@@ -87,8 +87,10 @@ inline constexpr int kMinBlock = 32;
 inline constexpr int kMaxBlock = 1024;
 /// Elements each thread of three_phase scans sequentially (its subsection).
 inline constexpr int kThreePhaseCoarsening = 8;
-/// The most elements one call scans: 2^32.
-inline constexpr std::size_t kMaxCount = std::size_t{1} << 32;
+/// The most elements one call scans: 2^30. Every element index, and every byte offset of a
+/// 4-byte element, then fits in 32 bits (the index in a signed int), so index arithmetic in 32
+/// bits is safe.
+inline constexpr std::size_t kMaxCount = std::size_t{1} << 30;
 /// section_length() of the rungs that scan the whole input.
 inline constexpr std::size_t kWholeInput = std::numeric_limits<std::size_t>::max();
 

@@ -7,13 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "course/buffer.hpp"
-#include "course/compare.hpp"
+#include "course/bench.hpp"
 #include "course/data.hpp"
 #include "course/demo.hpp"
 #include "course/error.hpp"
 #include "scan.cuh"
-#include "scan_cpu.hpp"
+#include "scan_bench.hpp"
 
 namespace {
 
@@ -21,13 +20,12 @@ using namespace course;
 using namespace course::lesson10;
 
 constexpr const char* kDefaultSize = "2^26";
-constexpr std::uint64_t kMaxDemoSize = std::uint64_t{1} << 30;
+constexpr std::uint64_t kMaxDemoSize = kMaxCount;
 
 struct ScanOptions {
   std::string type = "float";  ///< --type
   bool exclusive = false;      ///< --exclusive
 };
-
 
 // "1.23 G" style.
 std::string count_text(double count) {
@@ -79,24 +77,25 @@ double additions(Variant variant, std::size_t n, int block) {
   return 0;
 }
 
-template <class T>
-std::vector<T> demo_input(std::size_t n) {
-  if constexpr (std::is_same_v<T, int>)
-    return uniform_ints(n, base_seed(), -31, 31);
-  else
-    return pattern_floats(Pattern::Uniform, n, base_seed());
-}
-
-// Runs the rungs @p segmented (or not) on one input and fills one row per rung.
+// Times the rungs @p segmented (or not) on fresh inputs for every launch, each launch's output
+// checked against CUB's scan (course::measure, scan_bench.hpp): the timing the tests grade. A
+// rung whose timed output is wrong, or whose work escapes the timed stream, is marked WRONG, with
+// the reason in its note.
 template <class T>
 LadderReport run_table(const DemoOptions& options, const ScanOptions& mine, std::size_t n,
                        bool segmented) {
   const int block = options.block != 0 ? options.block : kDefaultBlock;
   const ScanKind kind = mine.exclusive ? ScanKind::Exclusive : ScanKind::Inclusive;
-  const auto input = demo_input<T>(n);
-  DeviceBuffer<T> d_in{std::span<const T>(input)};
-  DeviceBuffer<T> d_out(n);
   LadderReport report;
+  bool wanted = false;
+  for (const auto& info : kVariants)
+    wanted = wanted || (info.segmented == segmented && options.wants(std::string(info.name)));
+  if (!wanted)
+    return report;
+  ScanBench<T> bench(n);
+  MeasureOptions measuring;
+  measuring.repeats = options.repeat;
+  measuring.seed = base_seed();
   report.title = std::string("Lesson 10, ") +
                  (segmented ? "section scans (each section on its own)" : "whole-input scans") +
                  ": " + std::string(name_of(kind)) + " scan of " + std::to_string(n) + " " +
@@ -111,39 +110,30 @@ LadderReport run_table(const DemoOptions& options, const ScanOptions& mine, std:
     LadderRow row;
     row.rung = info.name;
     row.kind = info.kind;
-    auto run = [&, variant = info.variant](cudaStream_t stream) {
-      scan(variant, kind, d_in.data(), d_out.data(), n, stream, block);
-    };
-    d_out.poison();
-    row.status = try_rung([&] { run(nullptr); });
+    Measurement measured;
+    row.status =
+        try_rung([&] { measured = measure(bench.trial(info.variant, kind, block), measuring); });
     if (row.status == "ok") {
-      const auto got = d_out.to_host();
-      const std::size_t section = section_length(info.variant, block);
-      bool right = false;
-      if constexpr (std::is_same_v<T, int>) {
-        right = compare_exact<int>(got, scan_reference(input, kind, section), {n}).ok;
-      } else {
-        const auto expected = scan_reference(input, kind, section);
-        right =
-            compare_bounded(got, expected.value, error_bound(expected, info.variant, n, block), {n})
-                .ok;
-      }
-      if (!right)
+      if (!measured.sound()) {
         row.status = "WRONG";
-      row.timing = time_on_gpu(run, {.warmup = 2, .repeats = options.repeat});
-      row.metric = gb_per_s(8.0 * static_cast<double>(n), row.timing.median_ms);
+        row.note = measured.failure;
+      }
+      row.timing = measured.timing;
+      if (row.timing.median_ms > 0)
+        row.metric = gb_per_s(8.0 * static_cast<double>(n), row.timing.median_ms);
     }
     const std::size_t section = section_length(info.variant, block);
     const double adds = additions(info.variant, n, block);
     row.extra = {section == kWholeInput ? "all" : std::to_string(section), count_text(adds),
                  fixed(adds / static_cast<double>(n), 2)};
-    if (info.variant == Variant::SinglePass)
+    if (info.variant == Variant::SinglePass && row.note.empty())
       row.note = "tiles of 4096, block 128 (its own shape)";
     report.rows.push_back(row);
   }
   report.notes = {
       "GB/s counts each element read once and written once (8 bytes); the ceiling is CUB's "
-      "inclusive float scan of the same n, measured in this run.",
+      "inclusive float scan of the same n, measured in this run. Every timed run scans fresh "
+      "inputs (floats in [0, 1), ints in [-31, 31]), checked against CUB's scan of them.",
       "additions: what each rung's algorithm does at this n (README, \"Work\"); a sequential scan "
       "does n - 1 (1.00 per element)."};
   if (segmented)

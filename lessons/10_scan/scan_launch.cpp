@@ -14,7 +14,7 @@ void scan_any(Variant variant, ScanKind kind, const T* d_in, T* d_out, std::size
               cudaStream_t stream, int block) {
   require(kind == ScanKind::Inclusive || kind == ScanKind::Exclusive,
           "scan: kind must be Inclusive or Exclusive");
-  require(n <= kMaxCount, "scan: n must be in [0, 2^32]");
+  require(n <= kMaxCount, "scan: n must be in [0, 2^30]");
   require(block >= kMinBlock && block <= kMaxBlock && (block & (block - 1)) == 0,
           "scan: block must be a power of two in [32, 1024]");
   if (n == 0)

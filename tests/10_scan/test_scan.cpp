@@ -1,16 +1,20 @@
 // Lesson 10's tests: every rung, inclusive and exclusive, on int (bit-exact) and float (within a
 // bound derived per rung), on sizes around warps, blocks, sections and tiles, in place and out of
-// place, with misaligned inputs and other blocks; speed as ratios measured in this run; bad
-// arguments refused. Test names, thresholds and points come from the grading table in
-// lessons/10_scan/README.md.
+// place, with misaligned inputs and outputs and every block size, and once more after one input
+// element changed in the same buffers; speed as ratios measured in this run, timed by
+// course::measure() on fresh inputs for every launch (scan_bench.hpp); bad arguments refused.
+// Test names, thresholds and points come from the grading table in lessons/10_scan/README.md.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "course/testing.hpp"
 #include "scan.cuh"
+#include "scan_bench.hpp"
 #include "scan_cpu.hpp"
 
 namespace {
@@ -22,6 +26,13 @@ constexpr std::size_t kGuard = 16;  // poisoned elements after the output: a wri
 constexpr std::size_t kFront = 4;   // trap values before the input (16 bytes: alignment kept)
 constexpr std::size_t kTrap = 64;   // trap values after the input
 
+// Under compute-sanitizer (COURSE_SANITIZE=1) every buffer ends where its data ends, with no trap
+// or guard after it, so that memcheck sees a read or a write past the end.
+bool sanitizing() {
+  const char* value = std::getenv("COURSE_SANITIZE");
+  return value != nullptr && std::string_view(value) == "1";
+}
+
 template <class T>
 T trap_value() {
   return static_cast<T>(12345678);
@@ -31,6 +42,7 @@ struct Case {
   int block = kDefaultBlock;
   std::size_t offset = 0;  // elements past a 16-byte boundary where the input starts
   bool in_place = false;
+  std::size_t out_offset = 0;  // elements past a 16-byte boundary where the output starts
 };
 
 std::string describe(Variant variant, ScanKind kind, std::string_view type, std::size_t n,
@@ -39,6 +51,8 @@ std::string describe(Variant variant, ScanKind kind, std::string_view type, std:
          std::string(type) + "> n " + std::to_string(n) + ", " + std::string(input) +
          " input, seed " + std::to_string(seed) + ", block " + std::to_string(c.block) +
          (c.offset != 0 ? ", input starting " + std::to_string(c.offset) + " elements in" : "") +
+         (c.out_offset != 0 ? ", output starting " + std::to_string(c.out_offset) + " elements in"
+                            : "") +
          (c.in_place ? ", in place" : "");
 }
 
@@ -57,43 +71,68 @@ Comparison compare_scan(Variant variant, ScanKind kind, std::span<const T> input
   }
 }
 
-// Runs @p variant on @p input, framed by trap values; checks the output, the guard after it, and
-// (out of place) that the input is unchanged.
+// Runs @p variant on @p input, framed by trap values; checks the output, the poisoned elements
+// around it, and (out of place) that the input is unchanged. Out of place, it then changes one
+// element in the middle of the input, in the same buffers, and checks again: a rung that keeps
+// results keyed on the input's address, or on a few of its elements, returns the old scan.
 template <class T>
 void check_one(Variant variant, ScanKind kind, std::span<const T> input, const Case& c,
                const std::string& where) {
   const std::size_t n = input.size();
+  const bool guarded = !sanitizing();
+  const std::size_t guard = guarded ? kGuard : 0;
   const std::size_t start = kFront + c.offset;
-  std::vector<T> framed(start + n + kTrap, trap_value<T>());
-  std::copy(input.begin(), input.end(), framed.begin() + static_cast<std::ptrdiff_t>(start));
+  std::vector<T> values(input.begin(), input.end());
+  std::vector<T> framed(start + n + (guarded ? kTrap : 0), trap_value<T>());
+  std::copy(values.begin(), values.end(), framed.begin() + static_cast<std::ptrdiff_t>(start));
   if (c.in_place) {
     // The output is the input: the guard is the poisoned stretch right after it.
-    std::memset(framed.data() + start + n, 0xFF, kGuard * sizeof(T));
+    std::memset(framed.data() + start + n, 0xFF, guard * sizeof(T));
   }
   DeviceBuffer<T> d_in{std::span<const T>(framed)};
-  DeviceBuffer<T> d_out(c.in_place ? 0 : n + kGuard);
-  if (!c.in_place)
-    d_out.poison();
-  T* const out = c.in_place ? d_in.data() + start : d_out.data();
-  scan(variant, kind, d_in.data() + start, out, n, {}, c.block);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const auto after = d_in.to_host();
-  const auto all =
-      c.in_place ? std::vector<T>(after.begin() + static_cast<std::ptrdiff_t>(start),
-                                  after.begin() + static_cast<std::ptrdiff_t>(start + n + kGuard))
-                 : d_out.to_host();
-  COURSE_CHECK_MATCH(
-      compare_scan<T>(variant, kind, input, std::span<const T>(all.data(), n), c.block), where);
-  std::vector<T> poison(kGuard);
-  std::memset(poison.data(), 0xFF, kGuard * sizeof(T));
-  CHECK_MESSAGE(std::memcmp(all.data() + n, poison.data(), kGuard * sizeof(T)) == 0,
-                where << ": the rung wrote past the end of its output");
-  if (!c.in_place)
-    CHECK_MESSAGE(std::memcmp(after.data(), framed.data(), framed.size() * sizeof(T)) == 0,
-                  where << ": the rung changed its input");
-  else
-    CHECK_MESSAGE(std::memcmp(after.data(), framed.data(), start * sizeof(T)) == 0,
-                  where << ": the rung wrote before the start of its output");
+  DeviceBuffer<T> d_out(c.in_place ? 0 : c.out_offset + n + guard);
+  T* const out = c.in_place ? d_in.data() + start : d_out.data() + c.out_offset;
+  std::vector<T> poison(std::max({guard, c.out_offset, std::size_t{1}}));
+  std::memset(poison.data(), 0xFF, poison.size() * sizeof(T));
+
+  auto run = [&](const std::string& which) {
+    if (!c.in_place) {
+      d_out.poison();
+    } else {
+      poison_shared_memory(nullptr);  // the output cannot be poisoned: it is the input
+      CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    scan(variant, kind, d_in.data() + start, out, n, {}, c.block);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const auto after = d_in.to_host();
+    const auto all =
+        c.in_place ? std::vector<T>(after.begin() + static_cast<std::ptrdiff_t>(start),
+                                    after.begin() + static_cast<std::ptrdiff_t>(start + n + guard))
+                   : d_out.to_host();
+    const T* const got = c.in_place ? all.data() : all.data() + c.out_offset;
+    COURSE_CHECK_MATCH(compare_scan<T>(variant, kind, values, std::span<const T>(got, n), c.block),
+                       where + which);
+    CHECK_MESSAGE(std::memcmp(got + n, poison.data(), guard * sizeof(T)) == 0,
+                  where << which << ": the rung wrote past the end of its output");
+    if (!c.in_place) {
+      CHECK_MESSAGE(std::memcmp(all.data(), poison.data(), c.out_offset * sizeof(T)) == 0,
+                    where << which << ": the rung wrote before the start of its output");
+      CHECK_MESSAGE(std::memcmp(after.data(), framed.data(), framed.size() * sizeof(T)) == 0,
+                    where << which << ": the rung changed its input");
+    } else {
+      CHECK_MESSAGE(std::memcmp(after.data(), framed.data(), start * sizeof(T)) == 0,
+                    where << which << ": the rung wrote before the start of its output");
+    }
+  };
+  run("");
+  if (c.in_place || n > (std::size_t{1} << 21))
+    return;
+  const std::size_t middle = n / 2;
+  values[middle] += values[middle] < T{0} ? T{1} : T{-1};
+  framed[start + middle] = values[middle];
+  CUDA_CHECK(
+      cudaMemcpy(d_in.data() + start + middle, &values[middle], sizeof(T), cudaMemcpyHostToDevice));
+  run(", second run with element " + std::to_string(middle) + " of the input changed");
 }
 
 // Sizes around a warp, the default block, the rung's section (at the default block), the
@@ -171,18 +210,31 @@ void check_type(Variant variant, std::string_view type, std::uint64_t base, std:
           check_one<T>(variant, kind, input, {}, describe(variant, kind, type, n, name, seed, {}));
       }
     }
-    // The smallest and largest blocks, in place, and inputs that start off a 16-byte boundary.
-    std::vector<std::pair<Case, std::vector<std::size_t>>> cases{
-        {{.block = 32}, {33, 1025, 65537}},
-        {{.block = 1024}, {1025, 100003}},
-        {{.in_place = true}, {1, 1025, 65537}},
-        {{.offset = 1}, {7, 4099}},
-        {{.offset = 3}, {4099}},
-    };
-    if (!quick_mode()) {
-      cases[0].second.push_back(300007);
-      cases[2].second.push_back((std::size_t{1} << 20) + 7);
+    // Every block the launchers accept (single_pass chooses its own), at sizes of several of the
+    // rung's sections at that block; in place; inputs and outputs that start off a 16-byte
+    // boundary, each alone and both (65536: whole tiles, the fast path where there is one).
+    std::vector<std::pair<Case, std::vector<std::size_t>>> cases;
+    for (int block = kMinBlock; block <= kMaxBlock; block *= 2) {
+      std::size_t s = section_length(variant, block);
+      if (s == kWholeInput)
+        s = section_length(Variant::ThreePhase, block);  // hierarchical's sections
+      std::vector<std::size_t> ns{33, 3 * s + 1, 65537};
+      if (block == kMinBlock) {
+        ns.push_back(1025);
+        if (!quick_mode())
+          ns.push_back(300007);
+      }
+      if (block == kMaxBlock)
+        ns.insert(ns.end(), {1025, 100003});
+      cases.push_back({{.block = block}, ns});
     }
+    cases.push_back({{.in_place = true}, {1, 1025, 65537}});
+    if (!quick_mode())
+      cases.back().second.push_back((std::size_t{1} << 20) + 7);
+    cases.push_back({{.offset = 1, .in_place = true}, {4099}});
+    for (const Case c : {Case{.offset = 1}, Case{.offset = 3}, Case{.out_offset = 1},
+                         Case{.out_offset = 3}, Case{.offset = 1, .out_offset = 2}})
+      cases.push_back({c, {7, 4099, 65536}});
     for (const auto& [c, ns] : cases) {
       for (const std::size_t n : ns) {
         const std::uint64_t seed = derive_seed(base, stream++);
@@ -217,34 +269,36 @@ void check_correct(Variant variant) {
 
 constexpr std::size_t kSpeedSize = std::size_t{1} << 26;
 
+// The timed buffers, 2^26 floats, made once per process.
+ScanBench<float>& speed_bench() {
+  static ScanBench<float> bench(kSpeedSize);
+  return bench;
+}
+
 // Times @p variant (and @p baseline, in the same run) on an inclusive float scan of 2^26
-// elements, after checking the timed result: a fast wrong answer earns nothing. The section rungs
+// elements, fresh for every launch and every launch's output checked (course::measure): a fast
+// wrong answer earns nothing, and neither does work outside the timed stream. The section rungs
 // do a segmented scan of the same input: the same bytes moved, so their times compare.
-SpeedSample measure(Variant variant, std::optional<Variant> baseline) {
-  const auto input = pattern_floats(Pattern::Uniform, kSpeedSize, derive_seed(base_seed(), 1000));
-  DeviceBuffer<float> d_in{std::span<const float>(input)};
-  DeviceBuffer<float> d_out(kSpeedSize);
-  d_out.poison();
-  scan(variant, ScanKind::Inclusive, d_in.data(), d_out.data(), kSpeedSize);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const auto got = d_out.to_host();
-  REQUIRE_MESSAGE(compare_scan<float>(variant, ScanKind::Inclusive, input, got, kDefaultBlock).ok,
-                  name_of(variant) << " gives a wrong scan of 2^26 floats; fix correctness first");
-  auto time = [&](Variant v) {
-    return time_on_gpu([&](cudaStream_t s) {
-             scan(v, ScanKind::Inclusive, d_in.data(), d_out.data(), kSpeedSize, s);
-           })
-        .median_ms;
-  };
+SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
+  ScanBench<float>& bench = speed_bench();
+  MeasureOptions options;
+  options.seed = derive_seed(base_seed(), 1000);
+  const Measurement rung = measure(bench.trial(variant, ScanKind::Inclusive), options);
   SpeedSample sample;
-  sample.time_ms = time(variant);
-  if (baseline) {
-    sample.speedup = time(*baseline) / sample.time_ms;
-    sample.baseline = name_of(*baseline);
-  }
+  sample.time_ms = rung.timing.median_ms;
+  sample.failure = rung.failure;
+  sample.ceiling = "CUB DeviceScan::InclusiveSum";
+  if (!sample.failure.empty())
+    return sample;
   sample.share = gb_per_s(8.0 * static_cast<double>(kSpeedSize), sample.time_ms) /
                  ceilings::cub_inclusive_sum(kSpeedSize).value;
-  sample.ceiling = "CUB DeviceScan::InclusiveSum";
+  if (baseline) {
+    const Measurement base = measure(bench.trial(*baseline, ScanKind::Inclusive), options);
+    sample.speedup = base.timing.median_ms / sample.time_ms;
+    sample.baseline = name_of(*baseline);
+    if (!base.sound())
+      sample.failure = base.failure;
+  }
   return sample;
 }
 
@@ -270,24 +324,25 @@ TEST_CASE("single_pass.correct") {
 }
 
 TEST_CASE("kogge_stone_double_buffer.speed") {
-  COURSE_CHECK_SPEED("kogge_stone_double_buffer.speed", Graded::Share,
-                     [] { return measure(Variant::KoggeStoneDoubleBuffer, Variant::KoggeStone); });
+  COURSE_CHECK_SPEED("kogge_stone_double_buffer.speed", Graded::Share, [] {
+    return sample_of(Variant::KoggeStoneDoubleBuffer, Variant::KoggeStone);
+  });
 }
 TEST_CASE("brent_kung.speed") {
   COURSE_CHECK_SPEED("brent_kung.speed", Graded::Share,
-                     [] { return measure(Variant::BrentKung, Variant::KoggeStone); });
+                     [] { return sample_of(Variant::BrentKung, Variant::KoggeStone); });
 }
 TEST_CASE("three_phase.speed") {
   COURSE_CHECK_SPEED("three_phase.speed", Graded::Share,
-                     [] { return measure(Variant::ThreePhase, Variant::KoggeStone); });
+                     [] { return sample_of(Variant::ThreePhase, Variant::KoggeStone); });
 }
 TEST_CASE("hierarchical.speed") {
   COURSE_CHECK_SPEED("hierarchical.speed", Graded::Share,
-                     [] { return measure(Variant::Hierarchical, std::nullopt); });
+                     [] { return sample_of(Variant::Hierarchical, std::nullopt); });
 }
 TEST_CASE("single_pass.speed") {
   COURSE_CHECK_SPEED("single_pass.speed", Graded::Share,
-                     [] { return measure(Variant::SinglePass, std::nullopt); });
+                     [] { return sample_of(Variant::SinglePass, std::nullopt); });
 }
 
 // Runs without a GPU: every check happens before the launcher touches the device.
@@ -298,7 +353,7 @@ TEST_CASE("launcher.bad_arguments") {
     CAPTURE(info.name);
     for (const auto& [kind, kind_name] : kScanKinds) {
       CHECK_THROWS_WITH_AS(scan(info.variant, kind, fake, fake + 1000, kMaxCount + 1),
-                           doctest::Contains("2^32"), std::invalid_argument);
+                           doctest::Contains("2^30"), std::invalid_argument);
       for (const int block : {0, 16, 48, 96, 2048, -512})
         CHECK_THROWS_WITH_AS(scan(info.variant, kind, fake, fake + 1000, 100, {}, block),
                              doctest::Contains("power of two in [32, 1024]"),
