@@ -1054,7 +1054,7 @@ def render_header(board: Scoreboard) -> List[str]:
 NO_GPU_SUMMARY_HEADER = ("lesson", "tests", "passed", "skipped", "other", "points")
 NO_GPU_ADVICE = (
     "Without a GPU you can still:",
-    "  - write the kernels and build: a lesson that does not compile shows as NOT BUILT above,",
+    "  - write the kernels and build: a lesson that does not compile is shown above as not built,",
     "    with the compiler's first error, and the CPU tests (argument checks, integrity) run;",
     "  - check your logic against the CPU reference of each lesson (lessons/NN_*/*_cpu.hpp);",
     "  - grade on any machine with an NVIDIA GPU of compute capability 7.5 or newer and its",

@@ -73,7 +73,7 @@ def main() -> int:
 
     grade = [sys.executable, str(args.source_dir / "tools/grade.py"), "--build-dir", str(args.tree),
              "--source-dir", str(args.source_dir), "--lessons", HOSTILE, CONTROL,
-             "--json", str(results), "--color", "never", "--ctest", args.ctest]
+             "--json", str(results), "--color", "never", "--ctest", args.ctest, "--all-rows"]
     proc = subprocess.run(grade, check=False)
     if proc.returncode != 0:
         print(f"FAILED: grade.py exited with {proc.returncode}")
@@ -98,6 +98,8 @@ def main() -> int:
         elif lesson == HOSTILE:
             if test["score"] != 0:
                 problems.append(f"lesson {lesson} {name}: scored {test['score']}")
+            if name == "memory.sanitize":
+                continue  # the sanitizers' row runner reports any failure as FAIL, with its own words
             if status not in allowed:
                 problems.append(f"lesson {lesson} {name}: status {status}, expected {expect['Status']}")
             if not reason_re.search(test["output"]):

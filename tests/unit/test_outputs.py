@@ -404,9 +404,21 @@ class Submit(Scratch):
                 ((str(self.listed), str(self.work / "data")), {}, "not empty and was not written")):
             with self.subTest(args=args, env=env):
                 self.assert_refused(self.submit(*args, env={**self.env, **env}), words, before, self.TOOL)
-        no_slurm = dict(self.env, PATH=os.pathsep.join(p for p in self.env["PATH"].split(os.pathsep)
-                                                       if p != str(self.bin)
-                                                       and not (Path(p) / "sbatch").exists()))
+        # A PATH without sbatch: a directory that holds it (/usr/bin, where Slurm is installed, as
+        # in CI) is replaced by a copy of its links without sbatch, so bash and the rest remain.
+        entries = []
+        for index, entry in enumerate(self.env["PATH"].split(os.pathsep)):
+            if entry == str(self.bin):
+                continue
+            if (Path(entry) / "sbatch").exists():
+                shadow = Path(tempfile.mkdtemp(prefix="path-without-sbatch-"))
+                self.addCleanup(shutil.rmtree, shadow, True)
+                for tool in Path(entry).iterdir():
+                    if tool.name != "sbatch":
+                        (shadow / tool.name).symlink_to(tool)
+                entry = str(shadow)
+            entries.append(entry)
+        no_slurm = dict(self.env, PATH=os.pathsep.join(entries))
         self.assert_refused(self.submit(str(self.listed), out, env=no_slurm), "sbatch not found",
                             before, self.TOOL)
         self.assertFalse(self.calls.exists(), "sbatch was called")
