@@ -53,7 +53,8 @@ void launch_coarsened(const float* d_in, float* d_out, int rows, int cols, cudaS
 // TODO(student), stretch: rung "vectorized". Reach for the copy ceiling: move 16 bytes per
 // load and store (float4) and keep more bytes in flight per block (a larger tile). float4
 // needs rows and cols that are multiples of 4 and 16-byte aligned pointers: fall back to your
-// coarsened kernel for other shapes. The solution's README section explains one design.
+// coarsened kernel for other shapes. The README's ladder table sketches one design (float4,
+// 64 x 64 tiles) and its "Measured" section says what it reaches.
 void launch_vectorized(const float* d_in, float* d_out, int rows, int cols, cudaStream_t stream) {
   throw NotImplemented("vectorized", kHere);
 }

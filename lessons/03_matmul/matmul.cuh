@@ -52,7 +52,7 @@ inline constexpr std::array<VariantInfo, 6> kVariants{{
   return name_in(kVariants, variant);
 }
 
-/// The tile edge of the Tiled rung (seed 003 found 32 the fastest of 4, 8, 16 and 32).
+/// The tile edge of the Tiled rung (the Chinese lab report found 32 the fastest of 4, 8, 16 and 32).
 inline constexpr int kTiledTile = 32;
 
 /// The tile edges multiply_tiled() accepts: the seeds' sweep.

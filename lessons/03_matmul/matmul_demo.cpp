@@ -1,5 +1,5 @@
 // Lesson 03's demo: the whole ladder at one shape, as a table (time, GFLOP/s, threads per
-// block), and with --sweep tile seed 003's experiment: the tiled rung at TILE = 4, 8, 16, 32.
+// block), and with --sweep tile the Chinese lab report's experiment: the tiled rung at TILE = 4, 8, 16, 32.
 // See README.md, "How to work on this lesson".
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -18,7 +18,7 @@ namespace {
 using namespace course;
 using namespace course::lesson03;
 
-constexpr const char* kDefaultSize = "4096";  // seed 003's matrices are 4096 x 4096
+constexpr const char* kDefaultSize = "4096";  // the Chinese lab report's matrices are 4096 x 4096
 
 struct Dims {
   int m;
@@ -84,7 +84,7 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Matm
       .warmup = 2, .repeats = options.repeat, .flush_l2 = true, .seed = base_seed()};
   const auto& ceiling = ceilings::cublas_sgemm(d.m, d.n, d.k);
   const std::string input_text =
-      seed003 ? "seed 003's matrices (A negated on every other launch)" : "uniform random matrices";
+      seed003 ? "the Chinese lab report's matrices (A negated on every other launch)" : "uniform random matrices";
   const std::vector<std::string> columns{"threads/block", "outputs/thread"};
 
   std::vector<LadderReport> reports;
@@ -112,7 +112,7 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Matm
   if (extra.sweep == "tile") {
     LadderReport sweep;
     sweep.title =
-        "Lesson 03, seed 003's experiment: tiled<TILE> at " + shape_text(d) + ", " + input_text;
+        "Lesson 03, the Chinese lab report's experiment: tiled<TILE> at " + shape_text(d) + ", " + input_text;
     sweep.metric_unit = "GFLOP/s";
     sweep.baseline = "tiled<4>";
     sweep.ceiling = ceiling;

@@ -1,4 +1,4 @@
-// Lesson 05, the tree rungs: seed 000's reduce2 to reduce5, for any n. Write each kernel, launch
+// Lesson 05, the tree rungs: the Russian lab's reduce2 to reduce5, for any n. Write each kernel, launch
 // it in its pass_ function, and delete the `throw`. Each kernel is one *pass*: block b reduces its
 // part of the input to one value, out[b]; the given reduce_in_passes() (reduction_given.cu) runs
 // the pass again over those values until one is left. Start from interleaved_divergent_kernel in
@@ -51,7 +51,7 @@ void pass_first_add_on_load(Op op, const T* d_in, T* d_out, std::size_t n, int b
 
 // TODO(student): rung "unrolled_warp" (reduce5, made correct). first_add_on_load_kernel, with the
 // loop stopping at s > 32; then threads tid < 32 do the last six steps (s = 32, 16, ..., 1)
-// without __syncthreads(). Seed 000 wrote `data[tid] += data[tid + 16];` etc. with no barrier at
+// without __syncthreads(). The Russian lab wrote `data[tid] += data[tid + 16];` etc. with no barrier at
 // all: since Volta that is a race (and without `volatile` the compiler keeps data[tid] in a
 // register). Per step: read into a register, v = op(v, data[tid + s]); __syncwarp(); then
 // data[tid] = v; __syncwarp(). Thread 0 writes v to out[blockIdx.x]. Needs block >= 64.

@@ -2,7 +2,7 @@
 /// @brief Lesson 05, reduction: the interface shared by skeleton, solution, tests and demo.
 ///
 /// Two parts. The ladder reduces a whole vector of int or float to one value (sum, max or min),
-/// from the divergent interleaved kernel of seed 000 up to CUB's speed. The row reductions are the
+/// from the divergent interleaved kernel of the Russian lab up to CUB's speed. The row reductions are the
 /// lab's assignment: per-row (or per-column) reductions of a float matrix, each written three
 /// times: in global memory, through a shared-memory tile, and through a padded tile.
 #pragma once
@@ -39,7 +39,7 @@ struct VariantInfo {
   Variant variant;        ///< the rung
   std::string_view name;  ///< as the demo's --variant takes it
   std::string_view kind;  ///< given, exercise or stretch
-  std::string_view seed;  ///< the rung's name in seed 000's Table 3.3 ("reduce1"...), or empty
+  std::string_view seed;  ///< the rung's name in the Russian lab's Table 3.3 ("reduce1"...), or empty
 };
 
 /// All rungs, in teaching order.
@@ -144,7 +144,7 @@ void reduce(Variant variant, Op op, const float* d_in, float* d_out, std::size_t
             cudaStream_t stream = {}, int block = kDefaultBlock);
 
 // ---------------------------------------------------------------------------------------------
-// The lab's row reductions (seed 000's assignment).
+// The lab's row reductions (the Russian lab's assignment).
 
 /// What a row reduction computes on a rows x cols row-major float matrix A (and B).
 enum class RowOp {

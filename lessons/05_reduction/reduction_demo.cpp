@@ -1,4 +1,4 @@
-// Lesson 05's demo: seed 000's Table 3.3 (reduce1...reduce5) measured live, the whole ladder
+// Lesson 05's demo: the Russian lab's Table 3.3 (reduce1...reduce5) measured live, the whole ladder
 // against CUB, and the lab's row reductions with every version's time side by side. Every rung
 // is timed by course::measure() on the trials the tests grade (reduction_bench.hpp), so a row
 // marked WRONG had a wrong result in a timed launch, and the shares are the graded ones.
@@ -22,7 +22,7 @@ using namespace course::lesson05;
 
 constexpr const char* kDefaultSize = "2^26";
 constexpr std::uint64_t kMaxDemoSize = std::uint64_t{1} << 30;
-// Seed 000's Table 3.3: milliseconds on the lab's GPU of the time, for reduce1...reduce5.
+// The Russian lab's Table 3.3: milliseconds on the lab's GPU of the time, for reduce1...reduce5.
 constexpr double kSeedMs[] = {19.09, 11.91, 10.62, 9.10, 8.67};
 
 struct ReductionOptions {
@@ -84,7 +84,7 @@ void run_rungs(LadderReport& report, const DemoOptions& options, Op op, std::siz
 
 LadderReport table_3_3(const DemoOptions& options, std::size_t n) {
   LadderReport report;
-  report.title = "Seed 000's Table 3.3, live: reduce1...reduce5, int sum of " + std::to_string(n) +
+  report.title = "The Russian lab's Table 3.3, live: reduce1...reduce5, int sum of " + std::to_string(n) +
                  " elements";
   report.metric_unit = "GB/s";
   report.baseline = "interleaved_divergent";
@@ -208,7 +208,7 @@ int main(int argc, char** argv) {
   DemoSpec spec;
   spec.lesson = "05_reduction";
   spec.description =
-      "Lesson 05: seed 000's Table 3.3 live, the reduction ladder against CUB, and the lab's row "
+      "Lesson 05: the Russian lab's Table 3.3 live, the reduction ladder against CUB, and the lab's row "
       "reductions.";
   spec.size_help = "elements of the ladder, e.g. 2^26, 2^28 or 64M (default 2^26, at most 2^30)";
   for (const auto& info : kVariants)

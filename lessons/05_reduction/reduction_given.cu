@@ -1,4 +1,4 @@
-// Lesson 05, the given code: the first rung (seed 000's reduce1), the driver that finishes every
+// Lesson 05, the given code: the first rung (the Russian lab's reduce1), the driver that finishes every
 // tree rung on the GPU, the identity fill, the workspace, and the global-memory row reductions.
 #include <mutex>
 

@@ -16,8 +16,10 @@ constexpr const char* kHere = "lessons/05_reduction/reduction_single_pass.cu";
 // 2 * kCoarseFactor * blockDim.x * b. Each thread folds the 2 * kCoarseFactor elements
 // segment + k * blockDim.x + tid (k = 0, 1, ...; skip those >= n) into a register starting at
 // Op::identity(): a warp's loads are coalesced and all independent. Store the register in
-// data[tid] and run unrolled_warp's tree. Thread 0 then calls atomic_combine(op, out, v) (given,
-// reduction_device.cuh: read how it does float max and min). In the launcher, call
+// data[tid] and reduce data[] as your unrolled_warp kernel does (its tree is in reduction.cu's
+// anonymous namespace, out of reach from this file: write the loop again here). Thread 0 then
+// calls atomic_combine(op, out, v) (given, reduction_device.cuh: read how it does float max and
+// min). In the launcher, call
 // fill_identity(op, d_out, stream) first (the atomics need a starting value), then launch
 // blocks_for(n, 2 * kCoarseFactor * block) blocks.
 template <class T>

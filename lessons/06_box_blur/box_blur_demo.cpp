@@ -1,5 +1,5 @@
 // Lesson 06's demo: the kernel ladder, then one table of host-memory kinds with the seed's
-// columns (H2D, kernel, D2H, total, CPU). See README.md, "Run the demo".
+// columns (H2D, kernel, D2H, total, CPU). See README.md, "Measured" and "Tasks".
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>

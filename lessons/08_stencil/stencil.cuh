@@ -79,7 +79,7 @@ struct Grid {
   }
 };
 
-/// The seven weights of the stencil (the names of the course's Chinese notes, after PMPP):
+/// The seven weights of the stencil (the names of the PMPP notes, after PMPP):
 /// out = c0 * centre + c1 * (x - 1) + c2 * (x + 1) + c3 * (y - 1) + c4 * (y + 1)
 ///     + c5 * (z - 1) + c6 * (z + 1).
 struct Coefficients {

@@ -1,6 +1,6 @@
 // Lesson 11's demo: the ladder at 2^24 and 2^20 keys (or --size), as tables of time, Mkeys/s,
 // speedup over thrust and share of CUB's radix sort; --pairs sorts key-value pairs, --type float
-// float keys; --sweep size and --sweep block reproduce seed 004's scalability study of the
+// float keys; --sweep size and --sweep block reproduce the Romanian report's scalability study of the
 // networks (array length with batches, threads per block). See README.md.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -100,16 +100,16 @@ LadderReport ladder(std::size_t n, const DemoOptions& options, const SortOptions
   return report;
 }
 
-// Seed 004's study: the networks on batches of arrays (total keys fixed), or at each threads
+// The Romanian report's study: the networks on batches of arrays (total keys fixed), or at each threads
 // per block. Thrust sorting all keys as one array is the reference row.
 LadderReport sweep(std::size_t total, const DemoOptions& options, const SortOptions& extra) {
   const bool by_size = extra.sweep == "size";
   SortOptions uint_keys = extra;
   uint_keys.type = "uint";  // batches are uint32 keys
   LadderReport report;
-  report.title = by_size ? "Lesson 11, seed 004's study: " + power_text(total) + " " +
+  report.title = by_size ? "Lesson 11, the Romanian report's study: " + power_text(total) + " " +
                                what(uint_keys) + " in arrays of each length"
-                         : "Lesson 11, seed 004's study: " + power_text(total) + " " +
+                         : "Lesson 11, the Romanian report's study: " + power_text(total) + " " +
                                what(uint_keys) + ", the networks at each threads per block";
   report.metric_unit = "Mkeys/s";
   report.baseline = "thrust";

@@ -1,4 +1,4 @@
-// Lesson 05, the tree rungs solved (seed 000's reduce2 to reduce5, for any n). Each kernel is one
+// Lesson 05, the tree rungs solved (the Russian lab's reduce2 to reduce5, for any n). Each kernel is one
 // pass: its blocks reduce their part of the input to one value each, and the given
 // reduce_in_passes() runs the pass again over those values until one is left.
 #include "course/error.hpp"
@@ -83,7 +83,7 @@ __global__ void first_add_on_load_kernel(const T* __restrict__ in, T* __restrict
 
 //! [unrolled_warp_kernel]
 // reduce5, made correct. Once s <= 32 only warp 0 works, and a block-wide __syncthreads() per
-// step is wasted: the last six steps run inside one warp. Seed 000 simply dropped the barriers
+// step is wasted: the last six steps run inside one warp. The Russian lab simply dropped the barriers
 // there. That relied on the 32 threads of a warp running in lockstep, which Volta's independent
 // thread scheduling no longer promises, and on every access going to memory, which the compiler
 // does not promise either: without `volatile` it keeps data[tid] in a register and reads its

@@ -226,7 +226,7 @@ void check_correct(Rung rung) {
   const std::uint64_t base = base_seed();
   std::uint64_t stream = 0;
   for (const Shape shape : correctness_shapes()) {
-    // Seed 003's matrices on every shape but the largest (one input there is enough).
+    // The Chinese lab report's matrices on every shape but the largest (one input there is enough).
     for (const Input input : {Input::Uniform, Input::Seed003}) {
       if (input == Input::Seed003 && multiply_adds(shape) > 1e9 + 1)
         continue;

@@ -53,7 +53,7 @@ TEST_SUITE("cpu") {
     CHECK(changes < 200);
   }
 
-  TEST_CASE("seed 003's matrices follow their formulas") {
+  TEST_CASE("the Chinese lab report's matrices follow their formulas") {
     const auto a = course::seed003_matrix_a(4, 5);
     CHECK(a[0] == doctest::Approx(1.0));                                 // (0 - 0 + 1) / 1
     CHECK(a[1 * 5 + 2] == doctest::Approx((1 - 0.2 + 1) / 4.0));          // i = 1, j = 2
