@@ -43,6 +43,30 @@ function(course_read_grading_table readme names_var kinds_var)
   set(${kinds_var} "${kinds}" PARENT_SCOPE)
 endfunction()
 
+# course_sanitized_rows(<names> <kinds> <filter-var>)
+#   The doctest filter of the rows a memory.sanitize row runs under the sanitizers: the
+#   correctness rows of the exercise and stretch rungs, comma-separated.
+function(course_sanitized_rows names kinds filter_var)
+  set(rows)
+  foreach(name kind IN ZIP_LISTS names kinds)
+    if(name MATCHES "\\.correct$" AND NOT kind STREQUAL "given")
+      list(APPEND rows "${name}")
+    endif()
+  endforeach()
+  list(JOIN rows "," filter)
+  set(${filter_var} "${filter}" PARENT_SCOPE)
+endfunction()
+
+# course_sanitizer_or_placeholder(<var>): compute-sanitizer's path, or a name that does not exist
+#   (the row runner then reports the row skipped, with the reason).
+function(course_sanitizer_or_placeholder var)
+  if(COURSE_COMPUTE_SANITIZER)
+    set(${var} "${COURSE_COMPUTE_SANITIZER}" PARENT_SCOPE)
+  else()
+    set(${var} "compute-sanitizer-not-found" PARENT_SCOPE)
+  endif()
+endfunction()
+
 # course_apply_mutant(<patch> <source-root> <out-dir> <name-var> <expect-var> <file-var> <copy-var>
 #                     <sanitize-var>)
 #   A mutant is a unified diff against one solution file, preceded by two header lines:
