@@ -1,5 +1,8 @@
 # cmake -DNM=<nm> -DFILES=<object or archive|...> -DWHAT=<what is checked> [-DDENY=<regex,...>]
-#       -P CourseCheckIntegrity.cmake
+#       [-DEXPECT_DENIED=ON] -P CourseCheckIntegrity.cmake
+#
+# EXPECT_DENIED (a mutant's check) turns the verdict round: it passes only when a denied symbol
+# is found, and fails when none is or an object is missing (a mutant that did not build).
 #
 # Reads the symbols of a student's compiled objects and fails, naming each symbol, when they use
 # what a rung exists to teach or what grades it: cuBLAS, CUB, Thrust and NVIDIA's other
@@ -71,7 +74,14 @@ if(found)
     string(APPEND report "\n  ${why}: ${example_${index}} (${count_${index}} symbols)")
     message("[course] integrity: uses ${why}: ${example_${index}}")
   endforeach()
+  if(EXPECT_DENIED)
+    message(STATUS "integrity: rejected, as expected: ${WHAT} use what they may not:${report}")
+    return()
+  endif()
   message(FATAL_ERROR "integrity: ${WHAT} use what they may not (the lesson README says what is "
                       "allowed); the lesson's exercise and stretch points are withheld:${report}")
+endif()
+if(EXPECT_DENIED)
+  message(FATAL_ERROR "integrity: not rejected: ${WHAT} use nothing the check denies")
 endif()
 message(STATUS "integrity: ${WHAT} use no library, harness reference or file access they may not")

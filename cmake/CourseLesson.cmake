@@ -22,8 +22,9 @@
 #   lessonNN/<flavour>/integrity  the flavour's own objects use no library, harness reference or
 #                              file access (cpu; the grader withholds exercise points on failure)
 #   lessonNN/mutant/<name>     a mutant, must fail one of its "Expect:" tests, each run in its own
-#                              process as a student's rows are (label mutant, WILL_FAIL);
-#                              "Expect: integrity" checks the mutant's object instead
+#                              process as a student's rows are (label mutant); it passes only
+#                              when a row rejects it, never when it did not build; "Expect:
+#                              integrity" checks the mutant's object instead
 #   lessonNN/mutant/<name>/<tool>  the same under compute-sanitizer, for a "Sanitize: <tool>" mutant
 #   lessonNN/sanitize/<tool>   the solution's correctness tests under compute-sanitizer
 #   lessonNN/grading_table     the README table and the test binary name the same tests (unit)
@@ -212,9 +213,9 @@ function(course_add_lesson)
                  COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM}
                          "-DFILES=$<JOIN:$<TARGET_OBJECTS:${tag}_mutant_${mutant}>,|>"
                          "-DWHAT=mutant ${mutant}'s objects" "-DDENY=${integrity_deny}"
+                         -DEXPECT_DENIED=ON
                          -P ${PROJECT_SOURCE_DIR}/cmake/CourseCheckIntegrity.cmake)
         _course_test_properties(${tag}/mutant/${mutant} cpu "${tag};mutant;cpu;integrity")
-        set_tests_properties(${tag}/mutant/${mutant} PROPERTIES WILL_FAIL TRUE)
         continue()
       endif()
       # Only the patched file is compiled; the solution's other objects come from its library
@@ -235,7 +236,6 @@ function(course_add_lesson)
           list(APPEND mutant_labels perf)   # it may be caught by a timing: time it alone
         endif()
         _course_test_properties(${tag}/mutant/${mutant} gpu "${mutant_labels}")
-        set_tests_properties(${tag}/mutant/${mutant} PROPERTIES WILL_FAIL TRUE)
       endif()
       if(sanitize AND COURSE_COMPUTE_SANITIZER)
         # A race may give the right answer on one GPU; the sanitizer must still see it.
@@ -243,7 +243,7 @@ function(course_add_lesson)
                  COMMAND sh ${COURSE_RUN_ROWS} reject $<TARGET_FILE:${tag}_mutant_${mutant}> "${expect}"
                          ${COURSE_COMPUTE_SANITIZER} ${sanitize})
         _course_test_properties(${tag}/mutant/${mutant}/${sanitize} gpu "${tag};mutant;sanitize;gpu")
-        set_tests_properties(${tag}/mutant/${mutant}/${sanitize} PROPERTIES WILL_FAIL TRUE
+        set_tests_properties(${tag}/mutant/${mutant}/${sanitize} PROPERTIES
           TIMEOUT ${COURSE_SANITIZE_TIMEOUT})
       endif()
     endforeach()

@@ -47,7 +47,7 @@ if wants build; then
   step configure and build, instructor tree
   start=$SECONDS
   cmake --preset dev "${extra[@]}" >"$out/build.log" 2>&1 &&
-    cmake --build build/dev -j "$jobs" >>"$out/build.log" 2>&1
+    cmake --build build/dev -j "$jobs" -- -k 0 >>"$out/build.log" 2>&1
   echo "build rc=$? $((SECONDS - start)) s" | tee -a "$out/summary.txt"
   grep -E "warning|error" "$out/build.log" | head -20 >>"$out/summary.txt"
 fi

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <sstream>
+#include <string_view>
 
 #include "course/error.hpp"
 
@@ -92,6 +93,11 @@ std::string describe(const GpuInfo& info) {
 bool quick_mode() {
   const char* value = std::getenv("COURSE_QUICK");
   return value != nullptr && *value != '\0' && *value != '0';
+}
+
+bool sanitize_mode() {
+  const char* value = std::getenv("COURSE_SANITIZE");
+  return value != nullptr && std::string_view(value) == "1";
 }
 
 }  // namespace course

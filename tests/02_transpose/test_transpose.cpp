@@ -37,16 +37,9 @@ std::vector<Shape> correctness_shapes() {
   return shapes;
 }
 
-// Under compute-sanitizer (COURSE_SANITIZE=1) every buffer ends where its data ends, so that
-// memcheck sees a read or write past the end; otherwise a poisoned guard follows the output.
-bool sanitizing() {
-  const char* value = std::getenv("COURSE_SANITIZE");
-  return value != nullptr && std::string_view(value) == "1";
-}
-
 // Poisoned floats after the output: a write there is a bug.
 std::size_t guard_floats() {
-  return sanitizing() ? 0 : 64;
+  return sanitize_mode() ? 0 : 64;
 }
 
 // Where the buffers start: a float past the start of their allocation, or at it (cudaMalloc's

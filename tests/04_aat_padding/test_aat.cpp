@@ -29,15 +29,8 @@ struct Shape {
 constexpr std::size_t kGuard = 64;  // poisoned floats after C: a write there is a bug
 constexpr int kSpeedN = 4096;       // the demo's default n = k
 
-// Under compute-sanitizer (COURSE_SANITIZE=1) every buffer ends where its data ends, with no
-// guard after it, so that memcheck sees a kernel that reads or writes past the end.
-bool sanitizing() {
-  const char* value = std::getenv("COURSE_SANITIZE");
-  return value != nullptr && std::string(value) == "1";
-}
-
 std::size_t guard() {
-  return sanitizing() ? 0 : kGuard;
+  return sanitize_mode() ? 0 : kGuard;
 }
 
 // Where each buffer starts, in floats: 1 puts it one float past a 16-byte boundary, where no

@@ -26,13 +26,6 @@ constexpr std::size_t kGuard = 16;  // poisoned elements after the result: a wri
 constexpr std::size_t kTrap = 64;   // trap values after the input: a read there changes the result
 constexpr double kUnitRoundoff = 0x1p-24;
 
-// Under compute-sanitizer (COURSE_SANITIZE=1) the buffers end exactly where the data ends, with
-// no trap values or guard after them, so that memcheck sees every read or write past the end.
-bool sanitizing() {
-  const char* value = std::getenv("COURSE_SANITIZE");
-  return value != nullptr && std::string_view(value) == "1";
-}
-
 // Where a call's buffers start, in elements past the start of their (256-byte aligned)
 // allocations: 0 is aligned, 1 to 3 are not 16-byte aligned. Each pointer is misaligned alone too.
 struct Offsets {
@@ -112,8 +105,8 @@ template <class T>
 void check_one(Variant variant, Op op, std::span<const T> input, Offsets at, int block,
                const std::string& where) {
   const std::size_t n = input.size();
-  const std::size_t trap = sanitizing() ? 0 : kTrap;
-  const std::size_t guard = sanitizing() ? 0 : kGuard;
+  const std::size_t trap = sanitize_mode() ? 0 : kTrap;
+  const std::size_t guard = sanitize_mode() ? 0 : kGuard;
   std::vector<T> framed(at.in + n + trap, trap_value<T>(op));
   std::copy(input.begin(), input.end(), framed.begin() + static_cast<std::ptrdiff_t>(at.in));
   DeviceBuffer<T> d_in{std::span<const T>(framed)};
@@ -313,7 +306,7 @@ void check_row_one(RowVersion version, RowOp op, Shape shape, std::uint64_t seed
   DeviceBuffer<float> d_a{std::span<const float>(a_placed)};
   DeviceBuffer<float> d_b{std::span<const float>(b_placed)};
   const std::size_t out_count = row_output_size(op, shape.rows, shape.cols);
-  DeviceBuffer<float> d_out(at.out + out_count + (sanitizing() ? 0 : kGuard));
+  DeviceBuffer<float> d_out(at.out + out_count + (sanitize_mode() ? 0 : kGuard));
   d_out.poison();
   row_reduce(version, op, d_a.data() + at.a, op == RowOp::DotProduct ? d_b.data() + at.b : nullptr,
              d_out.data() + at.out, shape.rows, shape.cols);

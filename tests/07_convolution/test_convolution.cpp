@@ -146,13 +146,6 @@ struct Case {
 
 constexpr std::size_t kGuard = 64;  // poisoned floats before and after the output
 
-// Under compute-sanitizer (COURSE_SANITIZE=1) every buffer ends exactly where its data ends and
-// the output has no guard floats, so that memcheck sees a read or write past the end.
-bool sanitizing() {
-  const char* value = std::getenv("COURSE_SANITIZE");
-  return value != nullptr && std::string(value) == "1";
-}
-
 std::string offset_text(const Case& c) {
   if (c.in_offset == 0 && c.out_offset == 0)
     return "";
@@ -177,7 +170,7 @@ bool all_poison(std::span<const float> values) {
 // The device buffers of one check: the input, and the output with its guards.
 struct Buffers {
   Buffers(const Case& c, std::size_t count)
-      : guard(sanitizing() ? 0 : kGuard),
+      : guard(sanitize_mode() ? 0 : kGuard),
         in(count + c.in_offset),
         out(guard + c.out_offset + count + guard),
         out_at(guard + c.out_offset) {}

@@ -30,13 +30,6 @@ using namespace course::lesson08;
 constexpr Tolerance kTolerance{1e-30, 1e-5};
 constexpr std::size_t kGuard = 64;  // poisoned floats before and after the output
 
-// Under compute-sanitizer (COURSE_SANITIZE=1) every buffer ends exactly where its data ends and
-// the output has no guard floats, so that memcheck sees a read or write past the end.
-bool sanitizing() {
-  const char* value = std::getenv("COURSE_SANITIZE");
-  return value != nullptr && std::string(value) == "1";
-}
-
 // 1 x 1 x 1; extents below 3 (all boundary); the smallest interior; one off each rung's tile
 // (6, 8; 30, 32 in x-y); z-chunks that end part-way (32 planes per block, 24 for tuned);
 // primes; thin and non-cubic grids; 512^3 for speed.
@@ -123,7 +116,7 @@ std::vector<float> make_input(Pattern pattern, std::size_t count, std::uint64_t 
 // sanitizers).
 struct Buffers {
   explicit Buffers(const Case& c)
-      : guard(sanitizing() ? 0 : kGuard),
+      : guard(sanitize_mode() ? 0 : kGuard),
         in(c.grid.count() + c.in_shift),
         out(guard + c.out_shift + c.grid.count() + guard),
         out_at(guard + c.out_shift) {}

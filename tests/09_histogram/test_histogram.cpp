@@ -26,13 +26,6 @@ constexpr std::size_t kGuard = 16;  // poisoned counts after the result: a write
 constexpr std::size_t kTrap = 64;   // letters after the input: reading them changes the counts
 constexpr std::size_t kLarge = std::size_t{1} << 28;  // the default size
 
-// Under compute-sanitizer (COURSE_SANITIZE=1) every buffer ends where its data ends, with no trap
-// or guard after it, so that memcheck sees a read or a write past the end.
-bool sanitizing() {
-  const char* value = std::getenv("COURSE_SANITIZE");
-  return value != nullptr && std::string_view(value) == "1";
-}
-
 // Where a check places its buffers, and the block of the exercise rungs.
 struct Placement {
   std::size_t text_offset = 0;  // bytes past a 16-byte boundary where the text starts
@@ -61,7 +54,7 @@ std::string describe(Variant variant, std::size_t n, std::string_view input, std
 void check_one(Variant variant, std::span<const unsigned char> text, const Placement& at,
                const std::string& where) {
   const std::size_t n = text.size();
-  const bool guarded = !sanitizing();
+  const bool guarded = !sanitize_mode();
   std::vector<unsigned char> framed(at.text_offset + n + (guarded ? kTrap : 0), 'a');
   std::fill_n(framed.begin(), at.text_offset, 'z');
   std::copy(text.begin(), text.end(), framed.begin() + static_cast<std::ptrdiff_t>(at.text_offset));

@@ -26,13 +26,6 @@ constexpr std::size_t kGuard = 16;  // poisoned elements after the output: a wri
 constexpr std::size_t kFront = 4;   // trap values before the input (16 bytes: alignment kept)
 constexpr std::size_t kTrap = 64;   // trap values after the input
 
-// Under compute-sanitizer (COURSE_SANITIZE=1) every buffer ends where its data ends, with no trap
-// or guard after it, so that memcheck sees a read or a write past the end.
-bool sanitizing() {
-  const char* value = std::getenv("COURSE_SANITIZE");
-  return value != nullptr && std::string_view(value) == "1";
-}
-
 template <class T>
 T trap_value() {
   return static_cast<T>(12345678);
@@ -79,7 +72,7 @@ template <class T>
 void check_one(Variant variant, ScanKind kind, std::span<const T> input, const Case& c,
                const std::string& where) {
   const std::size_t n = input.size();
-  const bool guarded = !sanitizing();
+  const bool guarded = !sanitize_mode();
   const std::size_t guard = guarded ? kGuard : 0;
   const std::size_t start = kFront + c.offset;
   std::vector<T> values(input.begin(), input.end());

@@ -163,13 +163,6 @@ std::string describe(const Run& run, const std::string& input, std::uint64_t see
   return text + ", " + input + " input, seed " + std::to_string(seed);
 }
 
-// Under compute-sanitizer (COURSE_SANITIZE=1) every buffer ends where its data ends, so that
-// memcheck sees a read or write past the end; otherwise guards frame the keys and the values.
-bool sanitizing() {
-  const char* value = std::getenv("COURSE_SANITIZE");
-  return value != nullptr && std::string_view(value) == "1";
-}
-
 // Where the keys and the values start: one element past a 16-byte boundary (the default, as a
 // slice of a larger array would), or on one. Each pointer is placed on its own, so a rung that
 // checks one pointer's alignment and assumes the other's is caught.
@@ -190,9 +183,9 @@ std::string describe(Frame frame) {
 class Framed {
  public:
   Framed(std::span<const std::uint32_t> contents, bool aligned)
-      : front_((sanitizing() ? 0 : kGuard) + (aligned ? 0 : 1)),
+      : front_((sanitize_mode() ? 0 : kGuard) + (aligned ? 0 : 1)),
         n_(contents.size()),
-        buffer_(front_ + n_ + (sanitizing() ? 0 : kGuard)) {
+        buffer_(front_ + n_ + (sanitize_mode() ? 0 : kGuard)) {
     upload(contents);
   }
   // Writes @p contents (n elements) and the guards.

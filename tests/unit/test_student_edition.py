@@ -111,7 +111,8 @@ def check_student_tests(build: Path, env: dict) -> int:
 def check_demo_usage(build: Path, env: dict) -> None:
     demo = build / "lessons" / "01_constant_memory" / TARGETS[1]
     shown = subprocess.run([str(demo), "--help"], env=env, capture_output=True, text=True, check=False)
-    assert shown.returncode == 0, shown.stderr
+    assert shown.returncode == 0, (f"{demo.name} --help exited with {shown.returncode}:\n"
+                                   f"{shown.stdout}{shown.stderr}")
     assert f"{TARGETS[1]} [OPTIONS]" in shown.stdout, f"the usage does not name {TARGETS[1]}:\n{shown.stdout}"
 
 

@@ -99,7 +99,8 @@ struct Measurement {
 
 /// Fills the shared memory of every multiprocessor with 0xFF bytes (NaN as floats), so that a
 /// kernel reading shared memory it never wrote computes with NaN instead of with whatever the
-/// last kernel left there. DeviceBuffer::poison() calls it before every correctness run.
+/// last kernel left there. DeviceBuffer::poison() calls it before every correctness run; it does
+/// nothing under compute-sanitizer (sanitize_mode()), whose tools look for those bugs themselves.
 void poison_shared_memory(cudaStream_t stream = {});
 
 // Inputs made on the GPU: the same values as the CPU generators of course/data.hpp (element i

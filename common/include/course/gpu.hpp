@@ -36,4 +36,9 @@ inline constexpr int kMinComputeCapability = 75;
 /// True when $COURSE_QUICK is set (the sanitizer runs): tests skip their largest sizes.
 [[nodiscard]] bool quick_mode();
 
+/// True when $COURSE_SANITIZE is 1 (a run under compute-sanitizer): every test buffer ends where
+/// its data ends, with no guard or trap values after it, so that memcheck sees a read or write
+/// past the end; and shared memory is not poisoned (racecheck would track every poisoning store).
+[[nodiscard]] bool sanitize_mode();
+
 }  // namespace course
