@@ -162,6 +162,8 @@ void check_repeat(Variant variant, Op op, std::string_view type, std::size_t n,
 // Around one and two blocks of 256 (one and two elements per thread), around a coarsened
 // segment (4096), odd and prime sizes, and a size that needs several passes.
 std::vector<std::size_t> correctness_sizes() {
+  if (sanitize_mode())
+    return {1, 33, 257, 513, 4097, 8193};  // still more than one coarsened segment and block
   if (quick_mode())
     return {1, 33, 257, 513, 4097, 65537};
   return {1,   2,   31,  32,   33,   63,   64,   65,   255,  256,   257,
