@@ -358,12 +358,27 @@ Measurement measure(const Trial& trial, const MeasureOptions& options) {
     for (int i = 0; i < result.batch_launches; ++i)
       trial.launch(stream);
     timer.record_stop(stream);
+    // Once the harness's stream is done, nothing may still run: a launcher whose host calls
+    // block (a full launch queue) drags the events along with the host clock, but the work it
+    // put on another stream is still pending here.
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    const auto stream_done = std::chrono::steady_clock::now();
     CUDA_CHECK(cudaDeviceSynchronize());
     const auto end = std::chrono::steady_clock::now();
     result.batch_host_ms = std::chrono::duration<double, std::milli>(end - start).count();
     result.batch_event_ms = timer.elapsed();
+    const double after_ms = std::chrono::duration<double, std::milli>(end - stream_done).count();
     disagreement =
         bench::clocks_disagree(result.batch_host_ms, result.batch_event_ms, result.batch_launches);
+    if (!disagreement && after_ms > bench::kClockSlackMs) {
+      std::ostringstream out;
+      out.setf(std::ios::fixed);
+      out.precision(3);
+      out << "work escaped the timed stream: the device was still busy for " << after_ms
+          << " ms after the stream the harness gave the launcher had finished; every launch, "
+             "copy and wait must be ordered on that stream";
+      disagreement = out.str();
+    }
     if (!disagreement)
       break;
   }
