@@ -370,15 +370,8 @@ Measurement measure(const Trial& trial, const MeasureOptions& options) {
     const double after_ms = std::chrono::duration<double, std::milli>(end - stream_done).count();
     disagreement =
         bench::clocks_disagree(result.batch_host_ms, result.batch_event_ms, result.batch_launches);
-    if (!disagreement && after_ms > bench::kClockSlackMs) {
-      std::ostringstream out;
-      out.setf(std::ios::fixed);
-      out.precision(3);
-      out << "work escaped the timed stream: the device was still busy for " << after_ms
-          << " ms after the stream the harness gave the launcher had finished; every launch, "
-             "copy and wait must be ordered on that stream";
-      disagreement = out.str();
-    }
+    if (!disagreement)
+      disagreement = bench::busy_after_stream(after_ms);
     if (!disagreement)
       break;
   }

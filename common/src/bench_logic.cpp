@@ -47,6 +47,9 @@ int batch_launches(double median_ms) noexcept {
   return static_cast<int>(std::clamp(wanted, 4.0, 400.0));
 }
 
+constexpr const char* kOnThatStream =
+    "; every launch, copy and wait must be ordered on that stream";
+
 std::optional<std::string> clocks_disagree(double host_ms, double event_ms, int launches) {
   if (host_ms <= kClockRatio * event_ms + kClockSlackMs)
     return std::nullopt;
@@ -55,8 +58,18 @@ std::optional<std::string> clocks_disagree(double host_ms, double event_ms, int 
   out.precision(3);
   out << "work escaped the timed stream: " << launches << " launches took " << host_ms
       << " ms on the host clock (synchronized) but " << event_ms
-      << " ms between the events on the stream the harness gave the launcher; every launch, "
-         "copy and wait must be ordered on that stream";
+      << " ms between the events on the stream the harness gave the launcher" << kOnThatStream;
+  return out.str();
+}
+
+std::optional<std::string> busy_after_stream(double after_ms) {
+  if (!(after_ms > kClockSlackMs))
+    return std::nullopt;
+  std::ostringstream out;
+  out.setf(std::ios::fixed);
+  out.precision(3);
+  out << "work escaped the timed stream: the device was still busy for " << after_ms
+      << " ms after the stream the harness gave the launcher had finished" << kOnThatStream;
   return out.str();
 }
 

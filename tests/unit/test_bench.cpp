@@ -74,6 +74,16 @@ TEST_SUITE("cpu") {
     CHECK(clocks_disagree(edge + 0.01, events, 4).has_value());
   }
 
+  TEST_CASE("once the harness's stream is done, the device must be idle") {
+    using course::bench::busy_after_stream;
+    CHECK_FALSE(busy_after_stream(0.02));  // the synchronization's own latency
+    CHECK_FALSE(busy_after_stream(course::bench::kClockSlackMs));
+    const auto escaped = busy_after_stream(course::bench::kClockSlackMs + 0.01);
+    REQUIRE(escaped.has_value());
+    CHECK(escaped->find("escaped the timed stream") != std::string::npos);
+    CHECK(busy_after_stream(17.0).has_value());  // 400 copies still queued on a side stream
+  }
+
   TEST_CASE("a share above the README's bound, zero or not finite cannot be right") {
     CHECK_FALSE(course::check_plausible(0.9, 1.15, "device copy"));
     CHECK_FALSE(course::check_plausible(1.15, 1.15, "device copy"));

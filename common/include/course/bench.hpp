@@ -148,6 +148,12 @@ enum class Prepare {
 [[nodiscard]] std::optional<std::string> clocks_disagree(double host_ms, double event_ms,
                                                          int launches);
 
+/// Whether the device was still busy @p after_ms after the harness's own stream had finished a
+/// batch: more than kClockSlackMs is work on another stream. It catches what clocks_disagree
+/// cannot: a launcher whose host calls block (a full launch queue), so that the stop event is
+/// recorded late and the events grow with the host clock. Returns what is wrong, or nothing.
+[[nodiscard]] std::optional<std::string> busy_after_stream(double after_ms);
+
 /// The host's time may exceed the events' by this factor of the events' time (a busy host or
 /// a GPU shared with other processes wakes the host late; work that escaped the stream leaves
 /// the events with nothing but the enqueueing, a small fraction of the host's time)...
