@@ -237,7 +237,8 @@ void check_correct(Rung rung) {
   // Each pointer one float past a 16-byte boundary, alone and all together: no rung may assume
   // cudaMalloc's alignment of any of them. 128 x 128 x 8 and 256 x 384 x 136 (not under the
   // sanitizers) would take the warptiled rung's 16-byte path if the pointers allowed it.
-  std::vector<Shape> misaligned{{128, 128, 8}, sanitize_mode() ? Shape{65, 63, 66} : Shape{129, 127, 130}};
+  std::vector<Shape> misaligned{{128, 128, 8},
+                                sanitize_mode() ? Shape{65, 63, 66} : Shape{129, 127, 130}};
   if (!quick_mode())
     misaligned.push_back({256, 384, 136});
   for (const Shape shape : misaligned)
