@@ -54,6 +54,11 @@ function(_course_test_properties test kind labels)
       ENVIRONMENT_MODIFICATION "COURSE_CEILINGS_DIR=set:${COURSE_CEILINGS_DIR}")
     if("perf" IN_LIST labels)
       set_tests_properties("${test}" PROPERTIES RUN_SERIAL TRUE)
+    elseif(NOT "mutant" IN_LIST labels)
+      # CTest starts the costliest tests first (until a run has recorded their times): the
+      # correctness rows and the sanitizers before the mutants and the checks of a second, so
+      # that no long row starts last and holds the others' end. (The timed rows run last, alone.)
+      set_tests_properties("${test}" PROPERTIES COST 10)
     endif()
   else()
     set_tests_properties("${test}" PROPERTIES TIMEOUT 60 ENVIRONMENT "COURSE_CPU_ONLY=1")
@@ -80,7 +85,7 @@ function(_course_register_rows tag flavour exe readme)
       add_test(NAME "${test}" COMMAND sh ${COURSE_RUN_ROWS} all ${exe} "${checked_filter}"
                                       "${sanitizer}" memcheck racecheck)
       _course_test_properties("${test}" gpu "${tag};${flavour};gpu;sanitize")
-      set_tests_properties("${test}" PROPERTIES TIMEOUT ${COURSE_SANITIZE_TIMEOUT})
+      set_tests_properties("${test}" PROPERTIES TIMEOUT ${COURSE_SANITIZE_TIMEOUT} COST 30)
       if(flavour STREQUAL "student" AND COURSE_BUILD_SOLUTIONS AND NOT kind STREQUAL "given")
         set_tests_properties("${test}" PROPERTIES PASS_REGULAR_EXPRESSION "not implemented")
       endif()
@@ -189,12 +194,18 @@ function(course_add_lesson)
   # Sanitizers over the solution's correctness tests, at reduced sizes (COURSE_QUICK).
   if(COURSE_COMPUTE_SANITIZER)
     foreach(tool memcheck racecheck synccheck initcheck)
+      # memcheck with a padding buffer after every allocation, as course_run_rows.sh runs it.
+      set(options)
+      if(tool STREQUAL "memcheck")
+        set(options --padding 4096)
+      endif()
       add_test(NAME ${tag}/sanitize/${tool}
-               COMMAND ${COURSE_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1
+               COMMAND ${COURSE_COMPUTE_SANITIZER} --tool ${tool} ${options} --error-exitcode 1
                        $<TARGET_FILE:${tag}_test_solution> "--test-case=*.correct")
       _course_test_properties(${tag}/sanitize/${tool} gpu "${tag};sanitize;solution;gpu")
       set_tests_properties(${tag}/sanitize/${tool} PROPERTIES
-        TIMEOUT ${COURSE_SANITIZE_TIMEOUT} ENVIRONMENT "COURSE_QUICK=1;COURSE_SANITIZE=1")
+        TIMEOUT ${COURSE_SANITIZE_TIMEOUT} COST 30
+        ENVIRONMENT "COURSE_QUICK=1;COURSE_SANITIZE=1;COURSE_SANITIZE_TOOL=${tool}")
     endforeach()
   endif()
 

@@ -8,7 +8,10 @@
 #   MODE     reject: a mutant's check: exit 0 at the first row that rejects it (fails, crashes
 #            or hangs past COURSE_ROW_TIMEOUT seconds, default 600), 1 when every row passes it
 #            or the binary cannot be run (a mutant that did not build is never "rejected");
-#            all: run every row (the student's memory.sanitize row reports every finding)
+#            all: run every row (the student's memory.sanitize row reports every finding). Under
+#            a sanitizer, mode all runs the rows in one process per tool: a sanitizer looks for
+#            out-of-bounds accesses and races, which no state kept between rows can hide, and
+#            each process it starts costs seconds.
 #   EXE      the test binary
 #   FILTER   a doctest --test-case filter, e.g. "tiled.correct,tiled.speed" or "*.correct"
 #   SANITIZER, TOOL...  run each row under compute-sanitizer with each tool in turn
@@ -42,27 +45,64 @@ if [ -z "$cases" ]; then
   echo "[course] FAILED: no test case of $exe matches '$filter'"
   exit 1
 fi
+if [ "$mode" = reject ]; then
+  # A mutant's timed rows first: they check the output of every launch they time, so a wrong
+  # result fails at the first one, and a cheat that only a timed row sees (a cache, a private
+  # stream) needs one anyway; a correctness row runs every case before it can pass.
+  timed=$(echo "$cases" | grep -E '\.(speed|share|speed_[a-z0-9_]+)$')
+  cases="$timed $(echo "$cases" | grep -vE '\.(speed|share|speed_[a-z0-9_]+)$')"
+fi
 
 # A row that hangs fails by CTest's TIMEOUT for a student; here, by the same limit per row.
 limit=
 [ "$mode" = reject ] && command -v timeout >/dev/null && limit="timeout ${COURSE_ROW_TIMEOUT:-600}"
 
+now() { date +%s.%N 2>/dev/null || date +%s; }
+# memcheck with a padding buffer after every allocation: a read past the end of a buffer whose
+# size is a multiple of cudaMalloc's granularity would otherwise land in the next allocation,
+# where memcheck sees a valid address.
+tool_options() { [ "$1" = memcheck ] && echo "--padding 4096"; }
+seconds_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+if [ "$mode" = all ] && [ -n "$sanitizer" ]; then
+  rows=$(echo $cases | tr ' ' ',')
+  rc=0
+  for tool in $tools; do
+    echo "[course] rows $rows under compute-sanitizer --tool $tool"
+    start=$(now)
+    COURSE_QUICK=1 COURSE_SANITIZE=1 COURSE_SANITIZE_TOOL=$tool "$sanitizer" --tool "$tool" \
+      $(tool_options "$tool") --error-exitcode 1 "$exe" "--test-case=$rows"
+    tool_rc=$?
+    echo "[course] $tool: exit code $tool_rc, $(seconds_since "$start") s"
+    [ "$tool_rc" -eq 77 ] && exit 77
+    [ "$tool_rc" -ne 0 ] && rc=1
+  done
+  exit $rc
+fi
+
+# A mutant's row stops at its first failed check (the verdict is the same, and a correctness row
+# that caught the mutant in its first case need not run the rest); a student's row reports all.
+first_failure=
+[ "$mode" = reject ] && first_failure=--abort-after=1
+
 failed=0
 for case in $cases; do
+  start=$(now)
   if [ -z "$sanitizer" ]; then
     echo "[course] row $case"
-    $limit "$exe" "--test-case=$case"
+    $limit "$exe" "--test-case=$case" $first_failure
     rc=$?
   else
     rc=0
     for tool in $tools; do
       echo "[course] row $case under compute-sanitizer --tool $tool"
-      COURSE_QUICK=1 COURSE_SANITIZE=1 $limit "$sanitizer" --tool "$tool" --error-exitcode 1 \
-        "$exe" "--test-case=$case"
+      COURSE_QUICK=1 COURSE_SANITIZE=1 COURSE_SANITIZE_TOOL=$tool $limit "$sanitizer" \
+        --tool "$tool" $(tool_options "$tool") --error-exitcode 1 "$exe" "--test-case=$case"
       tool_rc=$?
       [ "$tool_rc" -ne 0 ] && rc=$tool_rc && break
     done
   fi
+  echo "[course] row $case: exit code $rc, $(seconds_since "$start") s"
   [ "$rc" -eq 77 ] && exit 77
   if [ "$rc" -ne 0 ]; then
     echo "[course] row $case failed (exit code $rc)"

@@ -100,4 +100,9 @@ bool sanitize_mode() {
   return value != nullptr && std::string_view(value) == "1";
 }
 
+std::string_view sanitize_tool() {
+  const char* value = std::getenv("COURSE_SANITIZE_TOOL");
+  return sanitize_mode() && value != nullptr ? std::string_view(value) : std::string_view();
+}
+
 }  // namespace course

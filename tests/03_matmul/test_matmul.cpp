@@ -48,9 +48,9 @@ std::vector<Shape> correctness_shapes() {
     shapes.push_back({4096, 4096, 4096});
   }
   if (sanitize_mode()) {
-    // Racecheck tracks every shared-memory access: the shapes of at most 700k multiply-adds
+    // Racecheck tracks every shared-memory access: the shapes of at most 300k multiply-adds
     // keep every kind of edge, and a ragged multi-tile shape stands in for the larger ones.
-    std::erase_if(shapes, [](Shape shape) { return multiply_adds(shape) > 7e5; });
+    std::erase_if(shapes, [](Shape shape) { return multiply_adds(shape) > 3e5; });
     shapes.push_back({65, 63, 66});
   }
   return shapes;
@@ -238,9 +238,12 @@ void check_correct(Rung rung) {
   // cudaMalloc's alignment of any of them. 128 x 128 x 8 and 256 x 384 x 136 (not under the
   // sanitizers) would take the warptiled rung's 16-byte path if the pointers allowed it.
   std::vector<Shape> misaligned{{128, 128, 8},
-                                sanitize_mode() ? Shape{65, 63, 66} : Shape{129, 127, 130}};
+                                sanitize_mode() ? Shape{65, 63, 18} : Shape{129, 127, 130}};
   if (!quick_mode())
     misaligned.push_back({256, 384, 136});
+  // (Alignment moves global accesses only: racecheck, which checks shared memory, skips these.)
+  if (sanitize_tool() == "racecheck")
+    misaligned.clear();
   for (const Shape shape : misaligned)
     for (const Offsets offsets :
          {Offsets{1, 0, 0}, Offsets{0, 1, 0}, Offsets{0, 0, 1}, Offsets{1, 1, 1}})

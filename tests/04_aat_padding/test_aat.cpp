@@ -47,9 +47,12 @@ bool is_fast(Variant variant) {
 // One element, one row or column of A; a tile ± 1 (32 and 128) in n and in k; k not a multiple
 // of 4 (the stretch rung's element-by-element path) or of 8 (a last stage half full); n not a
 // multiple of 4 (no 16-byte stores); the seed's size (1000); the demo's size (fast rungs only).
-// Under compute-sanitizer (quick mode), which checks every shared-memory access, only the
-// shapes up to 200 x 12.
+// Under compute-sanitizer, which checks every shared-memory access, one shape of each kind and
+// few multiply-adds: a single element, one row of A, ragged 32-tiles in n and k, ragged 128-tiles
+// in n with a half-full last stage of 8 in k, k not a multiple of 4.
 std::vector<Shape> correctness_shapes(Variant variant) {
+  if (sanitize_mode())
+    return {{1, 1}, {1, 1000}, {33, 65}, {70, 40}, {129, 9}, {100, 12}};
   std::vector<Shape> shapes{{1, 1},  {1, 1000},  {1000, 1},  {17, 9},    {33, 65},
                             {64, 3}, {127, 255}, {129, 127}, {130, 130}, {200, 12}};
   if (quick_mode())
@@ -155,7 +158,7 @@ void check_empty_sum(Variant variant, int n) {
 // launcher that replays a result kept from an earlier call, keyed on the pointers, the shape or
 // a few elements read back, fails here, in the correctness row itself.
 void check_changed_input(Variant variant, std::uint64_t seed) {
-  const Shape shape{129, 132};
+  const Shape shape = sanitize_mode() ? Shape{65, 20} : Shape{129, 132};
   auto input = uniform_floats(static_cast<std::size_t>(shape.n) * shape.k, seed);
   DeviceBuffer<float> d_a{std::span<const float>(input)};
   DeviceBuffer<float> d_c(static_cast<std::size_t>(shape.n) * shape.n);
@@ -169,11 +172,12 @@ void check_changed_input(Variant variant, std::uint64_t seed) {
   };
   run_and_check("");
   // An element in the middle of A, moved by 1 (still in [-1, 1)): the first and last elements
-  // stay as they were. Row 64 and column 64 of C change.
+  // stay as they were. Row n/2 and column n/2 of C change.
   const std::size_t at = static_cast<std::size_t>(shape.n / 2) * shape.k + shape.k / 2;
   input[at] = input[at] > 0.0f ? input[at] - 1.0f : input[at] + 1.0f;
   CUDA_CHECK(cudaMemcpy(d_a.data() + at, &input[at], sizeof(float), cudaMemcpyHostToDevice));
-  run_and_check(", then again with A[64][66] changed, in the same buffers");
+  run_and_check(", then again with A[" + std::to_string(shape.n / 2) + "][" +
+                std::to_string(shape.k / 2) + "] changed, in the same buffers");
 }
 
 void check_correct(Variant variant) {
@@ -194,14 +198,18 @@ void check_correct(Variant variant) {
   // assume cudaMalloc's alignment of either, even where n and k are multiples of 4 (64 x 68 and,
   // not under the sanitizers, 256 x 260 would take the stretch rung's 16-byte loads and stores if
   // the pointers allowed).
-  std::vector<Shape> misaligned{{64, 68}, {129, 132}, {33, 17}};
+  std::vector<Shape> misaligned =
+      fewer_under_sanitizer<Shape>({{64, 68}, {129, 132}, {33, 17}}, {{64, 68}, {33, 17}});
   if (!quick_mode())
     misaligned.push_back({256, 260});
+  // (Alignment moves global accesses only: racecheck, which checks shared memory, skips these.)
+  if (sanitize_tool() == "racecheck")
+    misaligned.clear();
   for (const Shape shape : misaligned)
     for (const Offsets offsets : {Offsets{1, 0}, Offsets{0, 1}, Offsets{1, 1}})
       check_one(variant, shape, Pattern::Uniform, derive_seed(base, stream++), offsets);
   check_changed_input(variant, derive_seed(base, stream++));
-  for (const int n : {1, 5, 200})
+  for (const int n : fewer_under_sanitizer<int>({1, 5, 200}, {5}))
     check_empty_sum(variant, n);
 }
 

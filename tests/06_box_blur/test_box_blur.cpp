@@ -79,23 +79,26 @@ void check_kernel_rung(Kernel kernel) {
   const std::uint64_t base = base_seed();
   std::uint64_t stream = 0;
   // Shorter than a window, around the block (512) and a sliding-window block (512 * 9), a prime.
-  std::vector<std::size_t> sizes{1, 2, 3, 17, 63, 64, 65, 511, 512, 513, 4607, 4608, 4609, 1000003};
-  for (const int radius : {1, 2, 8, 31, 32})
+  const auto sizes = fewer_under_sanitizer<std::size_t>(
+      {1, 2, 3, 17, 63, 64, 65, 511, 512, 513, 4607, 4608, 4609, 1000003},
+      {1, 17, 513, 4609, 20011});
+  for (const int radius : fewer_under_sanitizer<int>({1, 2, 8, 31, 32}, {1, 32}))
     for (const std::size_t n : sizes)
       check_kernel(kernel, n, radius, kDefaultBlock, derive_seed(base, stream++));
   // Every block the launcher accepts, at the smallest and the largest radius.
-  for (int block = 64; block <= 1024; block += 32)
+  for (int block = 64; block <= 1024; block += sanitize_mode() ? 480 : 32)  // 64, 544, 1024
     for (const int radius : {1, 32})
-      check_kernel(kernel, 20011, radius, block, derive_seed(base, stream++));
+      check_kernel(kernel, sanitize_tool() == "racecheck" ? 4609 : 20011, radius, block,
+                   derive_seed(base, stream++));
   // Every radius, at the default block and at the smallest, where 2R reaches the block.
-  for (int radius = 1; radius <= kMaxRadius; ++radius)
+  for (int radius = 1; radius <= kMaxRadius && !sanitize_mode(); ++radius)
     for (const int block : {64, kDefaultBlock})
       check_kernel(kernel, 4609 * 3, radius, block, derive_seed(base, stream++));
   // Each pointer misaligned alone, at a size inside one block and at one of many blocks.
-  for (const Offsets at :
-       {Offsets{1, 0}, Offsets{0, 1}, Offsets{1, 1}, Offsets{2, 0}, Offsets{0, 3}})
-    for (const std::size_t n : {std::size_t{4609}, std::size_t{100003}})
-      for (const int radius : {1, 8, 32})
+  for (const Offsets at : fewer_under_sanitizer<Offsets>({{1, 0}, {0, 1}, {1, 1}, {2, 0}, {0, 3}},
+                                                         {{1, 0}, {0, 1}, {1, 1}}))
+    for (const std::size_t n : fewer_under_sanitizer<std::size_t>({4609, 100003}, {4609}))
+      for (const int radius : fewer_under_sanitizer<int>({1, 8, 32}, {1, 32}))
         check_kernel(kernel, n, radius, kDefaultBlock, derive_seed(base, stream++), at);
   if (!quick_mode())
     check_kernel(kernel, std::size_t{1} << 24, 8, kDefaultBlock, derive_seed(base, stream++));
@@ -146,10 +149,14 @@ void check_trip(Memory memory, std::size_t n, const PipelineOptions& options, st
 void check_memory_rung(Memory memory) {
   const std::uint64_t base = base_seed();
   std::uint64_t stream = 0;
-  std::vector<std::size_t> sizes{1, 5, 100, 4609, 1000003};
+  auto sizes = fewer_under_sanitizer<std::size_t>({1, 5, 100, 4609, 1000003}, {1, 100, 4609});
   if (!quick_mode())
     sizes.push_back(std::size_t{1} << 24);
   for (const auto& kernel : kKernels) {
+    // racecheck checks the kernels' shared memory in their own rows; in a trip it runs the one
+    // kernel without any, so that the trip's chunks and copies are checked by memcheck alone.
+    if (sanitize_tool() == "racecheck" && kernel.rung != Kernel::Global)
+      continue;
     if (!kernel_written(kernel.rung)) {
       MESSAGE("the " << kernel.name
                      << " kernel is not written yet: the trips are not checked with it");
@@ -165,19 +172,21 @@ void check_memory_rung(Memory memory) {
     if (memory == Memory::Streams) {
       // One chunk; chunks shorter than the halo, so that it spans several neighbours; more chunks
       // than elements; odd counts, whose chunks differ in length; the most.
-      for (const int chunks : {1, 2, 3, 7, 16, 64, 255, 256})
+      for (const int chunks :
+           fewer_under_sanitizer<int>({1, 2, 3, 7, 16, 64, 255, 256}, {1, 3, 256}))
         for (const int radius : {1, 32})
-          for (const std::size_t n : {std::size_t{100}, std::size_t{100003}}) {
+          for (const std::size_t n :
+               fewer_under_sanitizer<std::size_t>({100, 100003}, {100, 4609})) {
             options.radius = radius;
             options.chunks = chunks;
             check_trip(memory, n, options, derive_seed(base, stream++));
           }
       // Blocks other than the default, where a chunk's grid ends inside a block.
-      for (const int block : {64, 96, 1024}) {
+      for (const int block : fewer_under_sanitizer<int>({64, 96, 1024}, {96})) {
         options.radius = 8;
         options.chunks = 7;
         options.block = block;
-        check_trip(memory, 100003, options, derive_seed(base, stream++));
+        check_trip(memory, sanitize_mode() ? 4609 : 100003, options, derive_seed(base, stream++));
       }
     }
   }
@@ -187,7 +196,7 @@ void check_memory_rung(Memory memory) {
   options.chunks = 7;
   for (const Offsets at :
        {Offsets{1, 0, 0, 0}, Offsets{0, 1, 0, 0}, Offsets{0, 0, 1, 0}, Offsets{0, 0, 0, 1}})
-    for (const std::size_t n : {std::size_t{4609}, std::size_t{100003}})
+    for (const std::size_t n : fewer_under_sanitizer<std::size_t>({4609, 100003}, {4609}))
       check_trip(memory, n, options, derive_seed(base, stream++), at);
   if (memory == Memory::Streams && !quick_mode()) {
     // The longest vector, in the most chunks: chunk bounds n k / chunks reach n k = 2^34.

@@ -252,8 +252,13 @@ std::vector<Case> correctness_cases(Variant variant) {
   };
   const Shape small[] = {{1, 1}, {2, 3}, {17, 33}, {33, 17}, {31, 31}, {65, 47}, {100, 9}};
   std::size_t turn = 0;
+  // (Under the sanitizers every radius still runs on a shape smaller than the filter, and the
+  // smallest and largest on one of several ragged tiles.)
   for (int radius = 1; radius <= kMaxRadius; ++radius)
     for (const Shape s : small) {
+      if (sanitize_mode() && s.width != 2 &&
+          (s.width != 65 || (radius != 1 && radius != kMaxRadius)))
+        continue;
       cases.push_back({s.width, s.height, radius, kind(turn), kImages[turn % std::size(kImages)]});
       ++turn;
     }
@@ -263,7 +268,8 @@ std::vector<Case> correctness_cases(Variant variant) {
   // Each special image with each filter, across several tiles.
   for (const Image image : kImages)
     for (std::size_t k = 0; k < kinds.size(); ++k)
-      cases.push_back({257, 129, 3, kinds[k], image});
+      if (!sanitize_mode() || image == kImages[0])  // the values move no access
+        cases.push_back({257, 129, 3, kinds[k], image});
   // Pointers that are not 16-byte aligned: a rung may not assume cudaMalloc's alignment, for
   // the input or the output, each alone or both. 128 x 70 (r = 2) and 66 x 40 (r = 5) are
   // shapes whose width a vector path takes when both are aligned.
@@ -277,7 +283,7 @@ std::vector<Case> correctness_cases(Variant variant) {
   }
   // Larger images; the largest are left to the full run (not the sanitizers').
   if (quick_mode()) {
-    cases.push_back({1000, 1000, 2, kind(turn++), Image::Intensity});
+    cases.push_back({300, 200, 2, kind(turn++), Image::Intensity});
   } else {
     for (const int radius : {1, 2, 7})
       cases.push_back({1000, 1000, radius, kind(turn++), Image::Intensity});

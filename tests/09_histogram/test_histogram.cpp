@@ -138,11 +138,12 @@ void check_correct(Variant variant) {
   }
   // Text and counts that do not start on a 16-byte boundary, each alone and both: for the rungs
   // that read 16 bytes at a time (4096: whole vectors only, if the text were aligned).
-  for (const Placement at : {Placement{1, 0}, Placement{2, 0}, Placement{3, 0}, Placement{15, 0},
-                             Placement{0, 1}, Placement{0, 2}, Placement{0, 3}, Placement{1, 3}}) {
+  for (const Placement at : fewer_under_sanitizer<Placement>(
+           {{1, 0}, {2, 0}, {3, 0}, {15, 0}, {0, 1}, {0, 2}, {0, 3}, {1, 3}},
+           {{1, 0}, {15, 0}, {0, 1}, {1, 3}})) {
     const std::uint64_t seed = derive_seed(base, stream++);
-    for (const std::size_t n : {std::size_t{5}, std::size_t{33}, std::size_t{4096},
-                                std::size_t{quick_mode() ? 4099u : 100003u}}) {
+    for (const std::size_t n : fewer_under_sanitizer<std::size_t>(
+             {5, 33, 4096, quick_mode() ? 4099u : 100003u}, {33, 4099})) {
       const std::string text = make_text(Input::UniformLetters, n, seed);
       check_one(variant, bytes_of(text), at, describe(variant, n, "uniform letters", seed, at));
     }
@@ -156,7 +157,8 @@ void check_correct(Variant variant) {
       continue;
     const Placement at{0, 0, block};
     const std::uint64_t seed = derive_seed(base, stream++);
-    std::vector<std::size_t> sizes{31, quick_mode() ? 4099u : 300007u};
+    // (Under the sanitizers, the largest block alone goes round its loops.)
+    std::vector<std::size_t> sizes{31, quick_mode() && block != 1024 ? 4099u : 300007u};
     if (marked && !quick_mode())
       sizes.push_back(1000003);
     for (const std::size_t n : sizes) {

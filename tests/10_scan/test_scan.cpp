@@ -131,7 +131,10 @@ void check_one(Variant variant, ScanKind kind, std::span<const T> input, const C
 // Sizes around a warp, the default block, the rung's section (at the default block), the
 // single-pass tile; primes; a size large enough for many sections and tiles.
 std::vector<std::size_t> correctness_sizes(Variant variant) {
-  std::vector<std::size_t> sizes{1, 33, 1025, 4097, 65537};
+  // (Under the sanitizers, up to a few sections: the sizes of several tiles come from the
+  // blocks below.)
+  std::vector<std::size_t> sizes =
+      fewer_under_sanitizer<std::size_t>({1, 33, 1025, 4097, 65537}, {1, 33, 1025, 4097});
   if (!quick_mode()) {
     sizes = {1,    2,    31,   32,   33,   511,  512,   513,    1023,
              1024, 1025, 4095, 4096, 4097, 8193, 65537, 100003, (std::size_t{1} << 20) + 7};
@@ -206,28 +209,40 @@ void check_type(Variant variant, std::string_view type, std::uint64_t base, std:
     // Every block the launchers accept (single_pass chooses its own), at sizes of several of the
     // rung's sections at that block; in place; inputs and outputs that start off a 16-byte
     // boundary, each alone and both (65536: whole tiles, the fast path where there is one).
+    // Under the sanitizers, the floats take the same paths as the ints: the sizes above only.
+    if (sanitize_mode() && std::is_same_v<T, float>)
+      continue;
     std::vector<std::pair<Case, std::vector<std::size_t>>> cases;
     for (int block = kMinBlock; block <= kMaxBlock; block *= 2) {
+      if (sanitize_mode() && block != kMinBlock && block != kMaxBlock)
+        continue;  // the smallest and the largest block: the paths the others take
       std::size_t s = section_length(variant, block);
       if (s == kWholeInput)
         s = section_length(Variant::ThreePhase, block);  // hierarchical's sections
-      std::vector<std::size_t> ns{33, 3 * s + 1, 65537};
+      std::vector<std::size_t> ns{33, 3 * s + 1};
+      if (!sanitize_mode())
+        ns.push_back(65537);
       if (block == kMinBlock) {
         ns.push_back(1025);
         if (!quick_mode())
           ns.push_back(300007);
       }
-      if (block == kMaxBlock)
+      if (block == kMaxBlock && !sanitize_mode())
         ns.insert(ns.end(), {1025, 100003});
       cases.push_back({{.block = block}, ns});
     }
-    cases.push_back({{.in_place = true}, {1, 1025, 65537}});
+    cases.push_back(
+        {{.in_place = true}, fewer_under_sanitizer<std::size_t>({1, 1025, 65537}, {1, 1025})});
     if (!quick_mode())
       cases.back().second.push_back((std::size_t{1} << 20) + 7);
     cases.push_back({{.offset = 1, .in_place = true}, {4099}});
-    for (const Case c : {Case{.offset = 1}, Case{.offset = 3}, Case{.out_offset = 1},
-                         Case{.out_offset = 3}, Case{.offset = 1, .out_offset = 2}})
-      cases.push_back({c, {7, 4099, 65536}});
+    for (const Case c : fewer_under_sanitizer<Case>({{.offset = 1},
+                                                     {.offset = 3},
+                                                     {.out_offset = 1},
+                                                     {.out_offset = 3},
+                                                     {.offset = 1, .out_offset = 2}},
+                                                    {{.offset = 1, .out_offset = 2}}))
+      cases.push_back({c, fewer_under_sanitizer<std::size_t>({7, 4099, 65536}, {7, 4096, 4099})});
     for (const auto& [c, ns] : cases) {
       for (const std::size_t n : ns) {
         const std::uint64_t seed = derive_seed(base, stream++);

@@ -325,7 +325,8 @@ std::vector<std::size_t> correctness_lengths(Variant variant) {
   // tiles), odd sizes, a million, and for the rungs that sort one array only, kMaxKeys.
   // Under a sanitizer (quick mode) every shared-memory access is checked, hundreds of times
   // slower: the sizes stop at two tiles.
-  std::vector<std::size_t> lengths{1, 2, 3, 31, 64, 1000, 1025, 4095, 4096, 4097, 8193};
+  std::vector<std::size_t> lengths = fewer_under_sanitizer<std::size_t>(
+      {1, 2, 3, 31, 64, 1000, 1025, 4095, 4096, 4097, 8193}, {1, 31, 4097});
   if (!quick_mode()) {
     lengths.push_back(65537);
     lengths.push_back(std::size_t{1} << 20);
@@ -444,6 +445,8 @@ void check_correct(Variant variant) {
       if (length >= (std::size_t{1} << 20) && pattern != Keys::Uniform &&
           pattern != Keys::FewDistinct)
         continue;  // the largest sizes: two inputs
+      if (sanitize_mode() && pattern != Keys::Uniform && pattern != Keys::Extremes)
+        continue;  // under the sanitizers: random keys, and the extreme digits
       const std::uint64_t seed = derive_seed(base, stream++);
       const auto keys = make_keys(pattern, length, seed);
       Run run{variant, false, true, 1, length, 0};
@@ -456,11 +459,14 @@ void check_correct(Variant variant) {
       }
     }
   }
-  std::vector<std::size_t> float_lengths{1, 3, 1000, 4097};
+  std::vector<std::size_t> float_lengths =
+      fewer_under_sanitizer<std::size_t>({1, 3, 1000, 4097}, {1025});
   if (!quick_mode())
     float_lengths.push_back(65537);
   for (const std::size_t length : float_lengths) {
     for (const Floats pattern : kFloatPatterns) {
+      if (sanitize_mode() && pattern != Floats::Uniform)
+        continue;  // the values move no access
       const std::uint64_t seed = derive_seed(base, stream++);
       const auto bits = make_float_bits(pattern, length, seed);
       Run run{variant, true, false, 1, length, 0};
@@ -485,13 +491,19 @@ void check_correct(Variant variant) {
                              {7, 4097, 64}, {64, 1024, 64}, {5, 20000, 128}, {2, 65536, 256},
                              {9, 777, 512}, {3, 9999, 1024}};
   if (quick_mode())
-    batches = {{64, 1024, 0}, {3, 5000, 0}, {7, 4097, 64}, {9, 777, 512}};
+    batches = {{4, 1024, 0}, {2, 4097, 64}, {9, 77, 512}};
   else
     batches.push_back({4, (std::size_t{1} << 18) + 3, 0});
   for (const int threads : kNetworkThreads)
-    batches.push_back({1, quick_mode() ? std::size_t{9001} : std::size_t{100001}, threads});
+    batches.push_back({1,
+                       std::size_t{!quick_mode()     ? 100001u
+                                   : threads == 1024 ? 4097u
+                                                     : 1025u},
+                       threads});
   for (const Batch b : batches) {
     for (const Keys pattern : {Keys::Uniform, Keys::FewDistinct}) {
+      if (sanitize_mode() && pattern != Keys::Uniform)
+        continue;
       const std::uint64_t seed = derive_seed(base, stream++);
       const auto keys = make_keys(pattern, b.batch * b.length, seed);
       Run run{variant, false, true, b.batch, b.length, b.threads};

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace course {
 
@@ -40,5 +41,10 @@ inline constexpr int kMinComputeCapability = 75;
 /// its data ends, with no guard or trap values after it, so that memcheck sees a read or write
 /// past the end; and shared memory is not poisoned (racecheck would track every poisoning store).
 [[nodiscard]] bool sanitize_mode();
+
+/// The compute-sanitizer tool the test runs under ($COURSE_SANITIZE_TOOL: memcheck, racecheck,
+/// synccheck or initcheck), or "" outside the sanitizer runs. racecheck tracks every
+/// shared-memory access, a hundred times slower than memcheck: tests give it fewer cases.
+[[nodiscard]] std::string_view sanitize_tool();
 
 }  // namespace course
