@@ -7,6 +7,8 @@
    included) into DIR/src, replacing what was there;
 2. the edition holds no solution, mutant, instructor page or instructor tool, and its texts are
    the students' (the edition markers applied: no instructor block, the student blocks shown);
+   no answer key either: no file named *answers*.md, and no file with the line that marks every
+   answer page (docs/pages/instructor/lessonNN_answers.md);
 3. it configures with -DCOURSE_LESSONS=01 and the solutions, mutants and instructor docs are off;
 4. it builds lesson 01 and the harness (targets lesson01_test_student, lesson01_demo_student);
    the demo's usage names the binary;
@@ -44,6 +46,9 @@ MUST_BE_PRESENT = ["CMakeLists.txt", "CMakePresets.json", "README.md", "tools/gr
                    "common/src/test_main.cpp", "lessons/01_constant_memory/constant_memory.cu",
                    "tests/01_constant_memory/test_constant_memory.cpp", "tools/safe_output.py",
                    "tools/edition_text.py", ".course-output"]
+# Every answer page (docs/pages/instructor/lessonNN_answers.md) carries this line; no file of the
+# edition may.
+ANSWER_MARKER = "Answer key (instructor edition only)"
 sys.path.insert(0, str(REPO / "tools"))
 import edition_text  # noqa: E402
 
@@ -83,6 +88,22 @@ def check_texts(src: Path) -> None:
         assert instructor_only not in readme, f"the edition's README names {instructor_only}"
 
 
+def check_no_answers(src: Path) -> None:
+    """The answer keys stay with the instructors: no answer page by name, and no file holding the
+    marker line of one (an answer page copied or pasted elsewhere)."""
+    pages = sorted((REPO / "docs/pages/instructor").glob("*answers*.md"))
+    assert pages, "no answer pages in docs/pages/instructor: nothing to check"
+    unmarked = [page.name for page in pages
+                if ANSWER_MARKER not in page.read_text(encoding="utf-8")]
+    assert not unmarked, f"answer pages without the line {ANSWER_MARKER!r}: {unmarked}"
+    named = [str(path.relative_to(src)) for path in src.rglob("*answers*.md")]
+    assert not named, f"the edition holds answer pages: {named}"
+    marker = ANSWER_MARKER.encode("utf-8")
+    holding = [str(path.relative_to(src)) for path in sorted(src.rglob("*"))
+               if path.is_file() and not path.is_symlink() and marker in path.read_bytes()]
+    assert not holding, f"the edition holds answer text ({ANSWER_MARKER!r}): {holding}"
+
+
 def check_cache(build: Path) -> None:
     cache = (build / "CMakeCache.txt").read_text(encoding="utf-8")
     for line in ("COURSE_BUILD_SOLUTIONS:BOOL=OFF", "COURSE_BUILD_MUTANTS:BOOL=OFF",
@@ -118,8 +139,10 @@ def check_demo_usage(build: Path, env: dict) -> None:
 
 def check_grade(src: Path, build: Path, work: Path, env: dict) -> None:
     results = work / "results.json"
+    # --quick: correctness rows only. The skeleton's timed rows would fail at once ("not
+    # implemented"), and leaving them out lets this test share the GPU with the others.
     run([sys.executable, str(src / "tools/grade.py"), "--build-dir", str(build), "--source-dir",
-         str(src), "--lessons", LESSON, "--json", str(results), "--color", "never"],
+         str(src), "--lessons", LESSON, "--json", str(results), "--color", "never", "--quick"],
         work / "grade.log", env)
     data = json.loads(results.read_text(encoding="utf-8"))
     names = {test["name"]: test for test in data["tests"]}
@@ -153,6 +176,7 @@ def main() -> int:
         work / "export.log", env)
     check_layout(src)
     check_texts(src)
+    check_no_answers(src)
     if build.exists():
         subprocess.run(["cmake", "-E", "rm", "-rf", str(build)], check=True)
     run(["cmake", "-S", str(src), "-B", str(build), "-G", args.generator,
