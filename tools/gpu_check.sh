@@ -5,8 +5,9 @@
 # $OUT (default: build/gpu-check).
 #   tools/gpu_check.sh [extra cmake -D options...]
 # Environment: COURSE_CHECK_STEPS picks steps (default "build unit solution mutant skeleton
-# sanitize demos grade full"; a call may run some now and the rest in a later call over the same
-# build tree); COURSE_CHECK_LESSONS="03;04" builds and checks only those lessons;
+# sanitize demos grade full"; "instructor" runs every test but the sanitizers in one CTest run, as
+# the suite's time is measured; a call may run some now and the rest in a later call over the
+# same build tree); COURSE_CHECK_LESSONS="03;04" builds and checks only those lessons;
 # COURSE_CHECK_JOBS sets ctest -j (default 8: correctness rows share the GPU, timed rows run
 # alone).
 # On the course's GPU lease: ../shared/device/stage-deps.sh doctest-dev libcli11-dev
@@ -41,6 +42,10 @@ ctest_step() {
   echo "ctest $name: $((SECONDS - start)) s" | tee -a "$out/summary.txt"
   grep -E "tests passed|tests failed|\*\*\*Failed|Failed  |Timeout|Not Run|\(Failed\)" \
     "$out/ctest-$name.log" | tail -n 40 | tee -a "$out/summary.txt"
+  echo "ten slowest ($name):" >>"$out/summary.txt"
+  grep -E "Test +#" "$out/ctest-$name.log" | awk '{print $(NF-1), $4}' | sort -rn | head -n 10 \
+    >>"$out/summary.txt"
+  cp "$top/build/dev/junit-$name.xml" "$out/" 2>/dev/null
 }
 
 if wants build; then
@@ -57,6 +62,8 @@ wants solution && { step solution rows; ctest_step solution -L solution -LE sani
 wants mutant && { step mutants; ctest_step mutant -L mutant -LE sanitize; }
 wants skeleton && { step the untouched skeleton; ctest_step skeleton -L student -LE sanitize; }
 wants sanitize && { step sanitize; ctest_step sanitize -L sanitize; }
+# The instructor suite as one CTest run (what #17 times): everything but the sanitizers.
+wants instructor && { step instructor suite; ctest_step instructor -LE sanitize; }
 
 if wants demos; then
   step demos
@@ -82,7 +89,11 @@ if wants full; then
   [ -d .deps ] && cp -r .deps "$full/"
   for dir in solutions/*/; do cp "$dir"*.cu "$full/lessons/$(basename "$dir")/"; done
   (cd "$full" && cmake --preset student "${extra[@]}" -DCMAKE_PREFIX_PATH="$full/.deps/usr" \
-     >"$out/full.txt" 2>&1 && cmake --build --preset grade -j "$jobs" >>"$out/full.txt" 2>&1)
+     >"$out/full.txt" 2>&1 && cmake --build --preset student -j "$jobs" >>"$out/full.txt" 2>&1)
+  start=$SECONDS
+  (cd "$full" && cmake --build --preset grade -j "$jobs" >>"$out/full.txt" 2>&1)
+  echo "student suite (grade, after the build): $((SECONDS - start)) s" | tee -a "$out/summary.txt"
   grep -E "^Total|^Lesson|subtotal|FAIL|integrity" "$out/full.txt" | tail -n 40 >>"$out/summary.txt"
+  cp "$full/build/student/grade-ctest.log" "$out/full-ctest.log" 2>/dev/null
 fi
 step done
