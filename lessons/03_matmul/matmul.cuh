@@ -52,10 +52,10 @@ inline constexpr std::array<VariantInfo, 6> kVariants{{
   return name_in(kVariants, variant);
 }
 
-/// The tile edge of the Tiled rung (the Chinese lab report found 32 the fastest of 4, 8, 16 and 32).
+/// The tile edge of the Tiled rung (the matmul lab report found 32 the fastest of 4, 8, 16, 32).
 inline constexpr int kTiledTile = 32;
 
-/// The tile edges multiply_tiled() accepts: the seeds' sweep.
+/// The tile edges multiply_tiled() accepts: the matmul lab report's sweep.
 inline constexpr std::array<int, 4> kTileSweep{4, 8, 16, 32};
 
 /// The largest M or N a launch accepts: 65535 blocks of 4 rows (tiled<4>) along the grid's y

@@ -36,8 +36,9 @@ DeviceBuffer<float> upload(const std::vector<float>& host) {
 // u / sqrt(3) * sqrt(sum_p S_p^2):
 //  - terms of random sign (uniform inputs in [-s, s)): E[S_p^2] = p s^4 / 9, which gives at most
 //    u s^2 K / sqrt(54) = 0.14 u s^2 K per result, 0.19 u s^2 K for the difference of two;
-//  - terms of one sign (the Chinese lab report's matrices, |C| about K times the mean term): S_p grows like
-//    p / K |C|, which gives at most u |C| sqrt(K) / 3 per result, 0.47 u sqrt(K) |C| for two.
+//  - terms of one sign (the matmul lab report's matrices, |C| about K times the mean term): S_p
+//    grows like p / K |C|, which gives at most u |C| sqrt(K) / 3 per result, 0.47 u sqrt(K) |C|
+//    for two.
 // atol = 4 u s^2 K is 21 such standard deviations and rtol = 4 u sqrt(K) 8.5: no correct kernel
 // fails, on any of the 16.7 M elements of a 4096^3 product, in any timed launch. At K = 4096 and
 // s = 1, atol = 9.8e-4 and rtol = 1.5e-5, while what a cheat produces is far off: NaN (a
@@ -90,8 +91,8 @@ Trial Bench::base(std::string rung) {
       fill_uniform_floats(a_.data(), a_.size(), derive_seed(seed, 0), -1.0f, 1.0f, stream);
       fill_uniform_floats(b_.data(), b_.size(), derive_seed(seed, 1), -1.0f, 1.0f, stream);
     } else {
-      // The Chinese lab report's matrices are fixed; negating A on odd seeds (exactly, in float) negates C,
-      // so that no launch's expected C is the one before it.
+      // The matmul lab report's matrices are fixed; negating A on odd seeds (exactly, in float)
+      // negates C, so that no launch's expected C is the one before it.
       const auto& a = seed % 2 == 0 ? seed003_a_ : seed003_minus_a_;
       CUDA_CHECK(
           cudaMemcpyAsync(a_.data(), a.data(), a_.bytes(), cudaMemcpyDeviceToDevice, stream));

@@ -18,7 +18,7 @@ namespace course::lesson03::bench {
 /// The inputs of the timed launches.
 enum class Input {
   Uniform,  ///< A and B uniform in [-1, 1), from a fresh seed before every launch
-  Seed003,  ///< the Chinese lab report's matrices (README), negated or not by each launch's seed
+  Seed003,  ///< the matmul lab report's matrices (README), negated or not by each launch's seed
 };
 
 /// How far a float product C = A·B of depth @p k, computed by one kernel, may lie from cuBLAS's

@@ -1,5 +1,6 @@
 // Lesson 03's demo: the whole ladder at one shape, as a table (time, GFLOP/s, threads per
-// block), and with --sweep tile the Chinese lab report's experiment: the tiled rung at TILE = 4, 8, 16, 32.
+// block), and with --sweep tile the matmul lab report's experiment: the tiled rung at TILE = 4, 8,
+// 16, 32.
 // See README.md, "How to work on this lesson".
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -18,7 +19,7 @@ namespace {
 using namespace course;
 using namespace course::lesson03;
 
-constexpr const char* kDefaultSize = "4096";  // the Chinese lab report's matrices are 4096 x 4096
+constexpr const char* kDefaultSize = "4096";  // the matmul lab report's matrices are 4096 x 4096
 
 struct Dims {
   int m;

@@ -12,10 +12,11 @@ constexpr int kWarp = 32;
 constexpr int kBlockRows = 8;
 
 //! [naive_uncoalesced_kernel]
-// C[row][col] = sum over p of A[row][p] * B[p][col], with threadIdx.x walking the rows (as in
-// the Russian lab). The 32 threads of a warp share a column and hold 32 different rows, so each load of
-// A touches 32 addresses k floats apart (32 memory transactions for 128 useful bytes), and the
-// 32 stores of C are n floats apart. Only B is read well: one address for the whole warp.
+// C[row][col] = sum over p of A[row][p] * B[p][col], with threadIdx.x walking the rows: the
+// course's counter-example (the sources' global-memory kernels are naive_kernel, README). The 32
+// threads of a warp share a column and hold 32 different rows, so each load of A touches 32
+// addresses k floats apart (32 memory transactions for 128 useful bytes), and the 32 stores of C
+// are n floats apart. Only B is read well: one address for the whole warp.
 __global__ void naive_uncoalesced_kernel(const float* __restrict__ a, const float* __restrict__ b,
                                          float* __restrict__ c, int m, int n, int k) {
   const int row = blockIdx.x * kWarp + threadIdx.x;

@@ -1,8 +1,9 @@
-// Lesson 05, the tree rungs: the Russian lab's reduce2 to reduce5, for any n. Write each kernel, launch
-// it in its pass_ function, and delete the `throw`. Each kernel is one *pass*: block b reduces its
-// part of the input to one value, out[b]; the given reduce_in_passes() (reduction_given.cu) runs
-// the pass again over those values until one is left. Start from interleaved_divergent_kernel in
-// reduction_given.cu: each rung changes one thing in the rung before it.
+// Lesson 05, the tree rungs: the memory lab's reduce2 to reduce5, for any n. Write each kernel,
+// launch it in its pass_ function, and delete the `throw`. Each kernel is one *pass*: block b
+// reduces its part of the input to one value, out[b]; the given reduce_in_passes()
+// (reduction_given.cu) runs the pass again over those values until one is left. Start from
+// interleaved_divergent_kernel in reduction_given.cu: each rung changes one thing in the rung
+// before it.
 #include "course/error.hpp"
 #include "reduction_device.cuh"
 #include "reduction_rungs.cuh"
@@ -50,11 +51,12 @@ void pass_first_add_on_load(Op op, const T* d_in, T* d_out, std::size_t n, int b
 }
 
 // TODO(student): rung "unrolled_warp" (reduce5, made correct). first_add_on_load_kernel, with the
-// loop stopping at s > 32; then threads tid < 32 do the last six steps (s = 32, 16, ..., 1)
-// without __syncthreads(). The Russian lab wrote `data[tid] += data[tid + 16];` etc. with no barrier at
-// all: since Volta that is a race (and without `volatile` the compiler keeps data[tid] in a
-// register). Per step: read into a register, v = op(v, data[tid + s]); __syncwarp(); then
-// data[tid] = v; __syncwarp(). Thread 0 writes v to out[blockIdx.x]. Needs block >= 64.
+// loop stopping at s > 32; then threads tid < 32 do the last six steps (s = 32, 16, ..., 1) without
+// __syncthreads(). The memory lab did those six steps with no barrier at all, each thread adding
+// data[tid + s] into data[tid] in place: since Volta that is a race (and without `volatile` the
+// compiler keeps data[tid] in a register). Per step: read into a register,
+// v = op(v, data[tid + s]); __syncwarp(); then data[tid] = v; __syncwarp(). Thread 0 writes v to
+// out[blockIdx.x]. Needs block >= 64.
 template <class T>
 void pass_unrolled_warp(Op op, const T* d_in, T* d_out, std::size_t n, int block,
                         cudaStream_t stream) {

@@ -2,9 +2,10 @@
 /// @brief Lesson 05, reduction: the interface shared by skeleton, solution, tests and demo.
 ///
 /// Two parts. The ladder reduces a whole vector of int or float to one value (sum, max or min),
-/// from the divergent interleaved kernel of the Russian lab up to CUB's speed. The row reductions are the
-/// lab's assignment: per-row (or per-column) reductions of a float matrix, each written three
-/// times: in global memory, through a shared-memory tile, and through a padded tile.
+/// from the divergent interleaved kernel of the memory lab (docs page Sources) up to CUB's speed.
+/// The row reductions are that lab's assignment: per-row (or per-column) reductions of a float
+/// matrix, each written three times: in global memory, through a shared-memory tile, and through a
+/// padded tile.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -39,7 +40,7 @@ struct VariantInfo {
   Variant variant;        ///< the rung
   std::string_view name;  ///< as the demo's --variant takes it
   std::string_view kind;  ///< given, exercise or stretch
-  std::string_view seed;  ///< the rung's name in the Russian lab's Table 3.3 ("reduce1"...), or empty
+  std::string_view seed;  ///< the rung's name in the memory lab's Table 3.3 ("reduce1"...) or empty
 };
 
 /// All rungs, in teaching order.
@@ -144,7 +145,7 @@ void reduce(Variant variant, Op op, const float* d_in, float* d_out, std::size_t
             cudaStream_t stream = {}, int block = kDefaultBlock);
 
 // ---------------------------------------------------------------------------------------------
-// The lab's row reductions (the Russian lab's assignment).
+// The row reductions (the memory lab's assignment).
 
 /// What a row reduction computes on a rows x cols row-major float matrix A (and B).
 enum class RowOp {
@@ -171,7 +172,7 @@ struct RowOpInfo {
   std::string_view formula;  ///< in words
 };
 
-/// The lab's operations, in its order.
+/// The memory lab's operations, in its order.
 inline constexpr std::array<RowOpInfo, 7> kRowOps{{
     {RowOp::DotProduct, "dot_product", "sum of A*B along each row"},
     {RowOp::RowSum, "row_sum", "sum of each row"},
@@ -210,7 +211,7 @@ inline constexpr std::array<std::pair<RowVersion, std::string_view>, 3> kRowVers
   return static_cast<std::size_t>(op == RowOp::ColumnMean ? cols : rows);
 }
 
-/// The lab's matrix size ("Size = 1000").
+/// The memory lab's matrix size ("Size = 1000").
 inline constexpr int kLabSize = 1000;
 /// The largest number of rows or columns a row reduction accepts.
 inline constexpr int kMaxRowExtent = 1 << 20;

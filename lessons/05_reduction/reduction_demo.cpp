@@ -1,8 +1,8 @@
-// Lesson 05's demo: the Russian lab's Table 3.3 (reduce1...reduce5) measured live, the whole ladder
-// against CUB, and the lab's row reductions with every version's time side by side. Every rung
-// is timed by course::measure() on the trials the tests grade (reduction_bench.hpp), so a row
-// marked WRONG had a wrong result in a timed launch, and the shares are the graded ones.
-// See README.md, "How to work on this lesson".
+// Lesson 05's demo: the memory lab's Table 3.3 (reduce1...reduce5) measured live, the whole ladder
+// against CUB, and the lab's row reductions with every version's time side by side. Every rung is
+// timed by course::measure() on the trials the tests grade (reduction_bench.hpp), so a row marked
+// WRONG had a wrong result in a timed launch, and the shares are the graded ones. See README.md,
+// "How to work on this lesson".
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
@@ -22,7 +22,7 @@ using namespace course::lesson05;
 
 constexpr const char* kDefaultSize = "2^26";
 constexpr std::uint64_t kMaxDemoSize = std::uint64_t{1} << 30;
-// The Russian lab's Table 3.3: milliseconds on the lab's GPU of the time, for reduce1...reduce5.
+// The memory lab's Table 3.3: milliseconds on the lab's GPU of the time, for reduce1...reduce5.
 constexpr double kSeedMs[] = {19.09, 11.91, 10.62, 9.10, 8.67};
 
 struct ReductionOptions {

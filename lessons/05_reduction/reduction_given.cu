@@ -1,5 +1,6 @@
-// Lesson 05, the given code: the first rung (the Russian lab's reduce1), the driver that finishes every
-// tree rung on the GPU, the identity fill, the workspace, and the global-memory row reductions.
+// Lesson 05, the given code: the first rung (the memory lab's reduce1), the driver that finishes
+// every tree rung on the GPU, the identity fill, the workspace, and the global-memory row
+// reductions.
 #include <mutex>
 
 #include "course/buffer.hpp"

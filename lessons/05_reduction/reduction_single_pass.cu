@@ -15,11 +15,13 @@ constexpr const char* kHere = "lessons/05_reduction/reduction_single_pass.cu";
 // constexpr int kCoarseFactor = 8: block b owns the segment starting at
 // 2 * kCoarseFactor * blockDim.x * b. Each thread folds the 2 * kCoarseFactor elements
 // segment + k * blockDim.x + tid (k = 0, 1, ...; skip those >= n) into a register starting at
-// Op::identity(): a warp's loads are coalesced and all independent. Store the register in
-// data[tid] and reduce data[] as your unrolled_warp kernel does (its tree is in reduction.cu's
-// anonymous namespace, out of reach from this file: write the loop again here). Thread 0 then
-// calls atomic_combine(op, out, v) (given, reduction_device.cuh: read how it does float max and
-// min). In the launcher, call
+// Op::identity() (Op: the functor type with_op() hands the kernel, as in the given kernels): a
+// warp's loads are coalesced and all independent. Store the register in data[tid] of a
+// `__shared__ T data[kMaxBlock];` (kMaxBlock: reduction.cuh) and reduce data[] with the same tree
+// as your unrolled_warp kernel. That kernel is in reduction.cu, another file, and a kernel cannot
+// call another kernel's loop: write the tree again here (block-wide rounds while s > 32, then the
+// six rounds with __syncwarp()). Thread 0 then calls atomic_combine(op, out, v) (given,
+// reduction_device.cuh: read how it does float max and min). In the launcher, call
 // fill_identity(op, d_out, stream) first (the atomics need a starting value), then launch
 // blocks_for(n, 2 * kCoarseFactor * block) blocks.
 template <class T>

@@ -1,4 +1,4 @@
-// Lesson 05, the lab's row reductions through shared memory. The global version is given
+// Lesson 05, the memory lab's row reductions through shared memory. The global version is given
 // (reduction_given.cu); write the shared one, then the padded one, and delete the `throw`s.
 #include "course/error.hpp"
 #include "reduction_device.cuh"

@@ -66,7 +66,7 @@ template <class Rung, std::size_t N>
 
 /// The largest radius a launch accepts.
 inline constexpr int kMaxRadius = 32;
-/// Threads per block when the caller does not choose (the seed's final configuration).
+/// Threads per block when the caller does not choose (the box-blur article's choice).
 inline constexpr int kDefaultBlock = 512;
 /// Chunks of the Streams rung when the caller does not choose.
 inline constexpr int kDefaultChunks = 16;

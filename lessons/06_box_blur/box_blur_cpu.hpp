@@ -1,5 +1,5 @@
 /// @file
-/// @brief Lesson 06's CPU reference: the true average (the seed's reference forgot to divide).
+/// @brief Lesson 06's CPU reference: the true average (the box-blur article's forgot to divide).
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
-// Lesson 06's demo: the kernel ladder, then one table of host-memory kinds with the seed's
-// columns (H2D, kernel, D2H, total, CPU). See README.md, "Measured" and "Tasks".
+// Lesson 06's demo: the kernel ladder, then one table of host-memory kinds with the box-blur
+// article's columns (H2D, kernel, D2H, total, CPU). See README.md, "Measured" and "Tasks".
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -21,7 +21,7 @@ namespace {
 using namespace course;
 using namespace course::lesson06;
 
-constexpr const char* kDefaultSize = "16M";  // the seed's vector
+constexpr const char* kDefaultSize = "16M";  // the box-blur article's vector
 
 // This lesson's own options.
 struct BlurOptions {
@@ -105,7 +105,7 @@ LadderReport memory_table(const DemoOptions& options, const BlurOptions& blur_op
   const auto& d2h = ceilings::pinned_device_to_host(bytes);
   const auto& both = ceilings::pinned_bidirectional(bytes);
   const double ceiling_transfer_ms = bytes / (h2d.value * 1e6) + bytes / (d2h.value * 1e6);
-  // Trips time at most 10 repeats, as the seed's table did: a pageable trip takes a while.
+  // Trips time at most 10 repeats, as the article's table did: a pageable trip takes a while.
   DemoOptions trip_repeats = options;
   trip_repeats.repeat = std::min(options.repeat, 10);
 

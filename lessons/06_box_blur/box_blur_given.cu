@@ -52,11 +52,11 @@ void launch_blur(Kernel kernel, const float* d_in, float* d_out, std::size_t n, 
 }
 
 //! [serial_trip]
-// The seed's three phases, one after the other on one stream: copy in, blur, copy out. Each
-// waits for the one before. From pageable memory the driver must first copy the data into a
-// page-locked staging buffer of its own, piece by piece, before the DMA engine can move it (and
-// the host waits for it); from page-locked memory the DMA engine reads and writes the vector
-// itself, and the calls return at once.
+// The box-blur article's three phases, one after the other on one stream: copy in, blur, copy out.
+// Each waits for the one before. From pageable memory the driver must first copy the data into a
+// page-locked staging buffer of its own, piece by piece, before the DMA engine can move it (and the
+// host waits for it); from page-locked memory the DMA engine reads and writes the vector itself,
+// and the calls return at once.
 void serial_trip(const float* h_in, float* h_out, std::size_t n, const TripBuffers& device,
                  const PipelineOptions& options, cudaStream_t stream) {
   const std::size_t bytes = n * sizeof(float);

@@ -1,4 +1,4 @@
-// Lesson 07's demo: the whole ladder at one size and radius, as a table with the seed's
+// Lesson 07's demo: the whole ladder at one size and radius, as a table with the PMPP notes'
 // arithmetic intensity (OP/B) beside the bandwidth. See README.md, "How to work on this lesson".
 #include <CLI/CLI.hpp>
 #include <cstdio>

@@ -1,4 +1,4 @@
-// Lesson 08's demo: the kernel ladder at one grid size as a table (with the seed's OP/B), then
+// Lesson 08's demo: the kernel ladder at one grid size as a table (with the PMPP notes' OP/B), then
 // the Jacobi driver: heat diffusing from a hot wall and a hot ball, its middle plane as a PNG.
 // See README.md, "How to work on this lesson".
 #include <CLI/CLI.hpp>
@@ -52,9 +52,9 @@ std::string shape_text(Grid g) {
   return std::to_string(g.nx) + " x " + std::to_string(g.ny) + " x " + std::to_string(g.nz);
 }
 
-// The seed's arithmetic intensity: 13 FLOP per output (7 multiplies, 6 adds) over the bytes each
-// rung loads from global memory per output, for whole tiles (stores not counted, as in the
-// seed; counting them adds 4 bytes to every denominator).
+// The PMPP notes' arithmetic intensity: 13 FLOP per output (7 multiplies, 6 adds) over the bytes
+// each rung loads from global memory per output, for whole tiles (stores not counted, as in the
+// notes; counting them adds 4 bytes to every denominator).
 double op_per_byte(Variant variant) {
   constexpr double kFlop = 13.0;
   switch (variant) {

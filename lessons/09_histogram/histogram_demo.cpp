@@ -21,7 +21,7 @@ using namespace course::lesson09;
 
 constexpr const char* kDefaultSize = "2^28";
 constexpr std::uint64_t kMaxDemoSize = kMaxCount;
-// NVIDIA cuda-samples' histogram256 on an H200, 64 MiB (ANCHORS.md).
+// NVIDIA cuda-samples' histogram256 on an H200, 64 MiB (measured for the course; README).
 constexpr double kSamplesHistogram256 = 448.0;
 
 Input input_named(const std::string& name) {

@@ -40,7 +40,7 @@ void launch_register_privatized(const unsigned char* d_text, std::size_t n, std:
 // threads) so that only the threads of one warp compete for a counter; read 16 bytes per load as
 // in register_privatized; launch resident_blocks() blocks; at the end add the warps' copies and
 // do 256 atomicAdd per block. Compare your GB/s with NVIDIA's cuda-samples `histogram256` (448
-// GB/s on an H200, ANCHORS.md) and with CUB's 256-bin histogram (the demo measures it).
+// GB/s on an H200, README "Measured") and with CUB's 256-bin histogram (the demo measures it).
 void launch_bytes256(const unsigned char* d_text, std::size_t n, std::uint32_t* d_bins,
                      cudaStream_t stream) {
   throw NotImplemented("bytes256", kHere);

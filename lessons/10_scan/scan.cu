@@ -54,6 +54,8 @@ void launch_brent_kung(const T* d_in, T* d_out, T* d_section_sums, std::size_t n
 // ends[2][kMaxBlock];`. Phase 3: __syncthreads(), then thread t > 0 adds ends[t - 1] (the scanned
 // ends, in whichever buffer holds the result) to its C elements. __syncthreads(), store coalesced
 // as you loaded, exclusive shifted by one. Launch blocks_for(n, C * block) blocks of block threads.
+// The two arrays take (C + 2) * kMaxBlock * 4 bytes: 40 KB at C = 8, within the 48 KB a kernel may
+// declare statically (a larger C needs dynamic shared memory: README, Tasks).
 template <class T>
 void launch_three_phase(const T* d_in, T* d_out, T* d_section_sums, std::size_t n, ScanKind kind,
                         int block, cudaStream_t stream) {

@@ -1,7 +1,7 @@
 // Lesson 11's demo: the ladder at 2^24 and 2^20 keys (or --size), as tables of time, Mkeys/s,
 // speedup over thrust and share of CUB's radix sort; --pairs sorts key-value pairs, --type float
-// float keys; --sweep size and --sweep block reproduce the Romanian report's scalability study of the
-// networks (array length with batches, threads per block). See README.md.
+// float keys; --sweep size and --sweep block reproduce the data-parallelism report's scalability
+// study of the networks (array length with batches, threads per block). See README.md.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <optional>
@@ -100,8 +100,8 @@ LadderReport ladder(std::size_t n, const DemoOptions& options, const SortOptions
   return report;
 }
 
-// The Romanian report's study: the networks on batches of arrays (total keys fixed), or at each threads
-// per block. Thrust sorting all keys as one array is the reference row.
+// The data-parallelism report's study: the networks on batches of arrays (total keys fixed), or at
+// each threads per block. Thrust sorting all keys as one array is the reference row.
 LadderReport sweep(std::size_t total, const DemoOptions& options, const SortOptions& extra) {
   const bool by_size = extra.sweep == "size";
   SortOptions uint_keys = extra;

@@ -1,5 +1,5 @@
-// Lesson 05, the tree rungs solved (the Russian lab's reduce2 to reduce5, for any n). Each kernel is one
-// pass: its blocks reduce their part of the input to one value each, and the given
+// Lesson 05, the tree rungs solved (the memory lab's reduce2 to reduce5, for any n). Each kernel is
+// one pass: its blocks reduce their part of the input to one value each, and the given
 // reduce_in_passes() runs the pass again over those values until one is left.
 #include "course/error.hpp"
 #include "reduction_device.cuh"
@@ -82,14 +82,14 @@ __global__ void first_add_on_load_kernel(const T* __restrict__ in, T* __restrict
 //! [first_add_on_load_kernel]
 
 //! [unrolled_warp_kernel]
-// reduce5, made correct. Once s <= 32 only warp 0 works, and a block-wide __syncthreads() per
-// step is wasted: the last six steps run inside one warp. The Russian lab simply dropped the barriers
+// reduce5, made correct. Once s <= 32 only warp 0 works, and a block-wide __syncthreads() per step
+// is wasted: the last six steps run inside one warp. The memory lab simply dropped the barriers
 // there. That relied on the 32 threads of a warp running in lockstep, which Volta's independent
 // thread scheduling no longer promises, and on every access going to memory, which the compiler
 // does not promise either: without `volatile` it keeps data[tid] in a register and reads its
-// neighbours' stale values. Here each step reads into a register, waits at __syncwarp() until
-// every lane has read, writes, and waits again until every lane has written: __syncwarp() is
-// the barrier and the memory fence of one warp.
+// neighbours' stale values. Here each step reads into a register, waits at __syncwarp() until every
+// lane has read, writes, and waits again until every lane has written: __syncwarp() is the barrier
+// and the memory fence of one warp.
 template <class T, class Op>
 __global__ void unrolled_warp_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t n,
                                      Op op) {

@@ -1,5 +1,5 @@
-// Lesson 05, the lab's row reductions through shared memory, solved. One kernel template serves
-// both versions: kPad = 0 is "shared", kPad = 1 is "shared + padding".
+// Lesson 05, the memory lab's row reductions through shared memory, solved. One kernel template
+// serves both versions: kPad = 0 is "shared", kPad = 1 is "shared + padding".
 #include "course/error.hpp"
 #include "reduction_device.cuh"
 #include "reduction_rungs.cuh"

@@ -26,7 +26,7 @@ __host__ __device__ inline long long halo_high(Range range, int radius, std::siz
 // elements and a halo of R on each side, 2R + blockDim.x in all, read once and coalesced. After
 // the barrier each thread sums its 2R + 1 neighbours from shared memory. Loads outside the
 // vector (or outside the chunk's halo) are never made: the ends of the vector read nothing past
-// its edges, the seed's version did.
+// its edges; the box-blur article's version did.
 __global__ void shared_halo_kernel(const float* __restrict__ in, float* __restrict__ out,
                                    std::size_t n, int radius, Range range) {
   extern __shared__ float tile[];  // blockDim.x + 2 * radius floats
