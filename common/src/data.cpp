@@ -124,7 +124,7 @@ std::string text_with_runs(std::size_t count, std::uint64_t seed, std::size_t me
   return text;
 }
 
-std::vector<float> seed003_matrix_a(std::size_t rows, std::size_t cols) {
+std::vector<float> lab_report_matrix_a(std::size_t rows, std::size_t cols) {
   std::vector<float> a(rows * cols);
   for (std::size_t i = 0; i < rows; ++i)
     for (std::size_t j = 0; j < cols; ++j) {
@@ -134,7 +134,7 @@ std::vector<float> seed003_matrix_a(std::size_t rows, std::size_t cols) {
   return a;
 }
 
-std::vector<float> seed003_matrix_b(std::size_t rows, std::size_t cols) {
+std::vector<float> lab_report_matrix_b(std::size_t rows, std::size_t cols) {
   std::vector<float> b(rows * cols);
   for (std::size_t i = 0; i < rows; ++i)
     for (std::size_t j = 0; j < cols; ++j) {

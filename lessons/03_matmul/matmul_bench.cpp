@@ -64,9 +64,9 @@ Bench::Bench(int m, int n, int k, Input input)
       expected_(count(m, n)) {
   require(m > 0 && n > 0 && k > 0, "lesson03::bench::Bench: m, n and k must be positive");
   double scale = 1.0;  // uniform inputs lie in [-1, 1)
-  if (input == Input::Seed003) {
-    auto a = seed003_matrix_a(m, k);
-    const auto b = seed003_matrix_b(k, n);
+  if (input == Input::LabReport) {
+    auto a = lab_report_matrix_a(m, k);
+    const auto b = lab_report_matrix_b(k, n);
     auto largest = [](const std::vector<float>& x) {
       double most = 0.0;
       for (const float v : x)
@@ -74,11 +74,11 @@ Bench::Bench(int m, int n, int k, Input input)
       return most;
     };
     scale = std::max(largest(a), largest(b));
-    seed003_a_ = upload(a);
+    lab_report_a_ = upload(a);
     for (float& v : a)
       v = -v;
-    seed003_minus_a_ = upload(a);
-    seed003_b_ = upload(b);
+    lab_report_minus_a_ = upload(a);
+    lab_report_b_ = upload(b);
   }
   tolerance_ = product_tolerance(k, scale);
 }
@@ -93,11 +93,11 @@ Trial Bench::base(std::string rung) {
     } else {
       // The matmul lab report's matrices are fixed; negating A on odd seeds (exactly, in float)
       // negates C, so that no launch's expected C is the one before it.
-      const auto& a = seed % 2 == 0 ? seed003_a_ : seed003_minus_a_;
+      const auto& a = seed % 2 == 0 ? lab_report_a_ : lab_report_minus_a_;
       CUDA_CHECK(
           cudaMemcpyAsync(a_.data(), a.data(), a_.bytes(), cudaMemcpyDeviceToDevice, stream));
-      CUDA_CHECK(cudaMemcpyAsync(b_.data(), seed003_b_.data(), b_.bytes(), cudaMemcpyDeviceToDevice,
-                                 stream));
+      CUDA_CHECK(cudaMemcpyAsync(b_.data(), lab_report_b_.data(), b_.bytes(),
+                                 cudaMemcpyDeviceToDevice, stream));
     }
   };
   trial.reference = [this](cudaStream_t stream) {

@@ -17,8 +17,8 @@ namespace course::lesson03::bench {
 
 /// The inputs of the timed launches.
 enum class Input {
-  Uniform,  ///< A and B uniform in [-1, 1), from a fresh seed before every launch
-  Seed003,  ///< the matmul lab report's matrices (README), negated or not by each launch's seed
+  Uniform,    ///< A and B uniform in [-1, 1), from a fresh seed before every launch
+  LabReport,  ///< the matmul lab report's matrices (README), negated or not by each launch's seed
 };
 
 /// How far a float product C = A·B of depth @p k, computed by one kernel, may lie from cuBLAS's
@@ -49,7 +49,7 @@ class Bench {
   int m_, n_, k_;
   Input input_;
   DeviceBuffer<float> a_, b_, c_, expected_;
-  DeviceBuffer<float> seed003_a_, seed003_minus_a_, seed003_b_;  // Input::Seed003 only
+  DeviceBuffer<float> lab_report_a_, lab_report_minus_a_, lab_report_b_;  // Input::LabReport only
   Tolerance tolerance_;
 };
 

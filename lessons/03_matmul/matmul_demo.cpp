@@ -29,7 +29,7 @@ struct Dims {
 
 // This lesson's own options.
 struct MatmulOptions {
-  std::string input = "uniform";  ///< --input: uniform or seed003
+  std::string input = "uniform";  ///< --input: uniform or lab-report
   std::string sweep;              ///< --sweep: empty or "tile"
 };
 
@@ -78,14 +78,16 @@ std::string shape_text(Dims d) {
 
 std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const MatmulOptions& extra) {
   const Dims d = *parse_dims(options.size.empty() ? kDefaultSize : options.size);
-  const bool seed003 = extra.input == "seed003";
+  const bool lab_report = extra.input == "lab-report";
   lesson03::bench::Bench problem(
-      d.m, d.n, d.k, seed003 ? lesson03::bench::Input::Seed003 : lesson03::bench::Input::Uniform);
+      d.m, d.n, d.k,
+      lab_report ? lesson03::bench::Input::LabReport : lesson03::bench::Input::Uniform);
   const MeasureOptions measure_options{
       .warmup = 2, .repeats = options.repeat, .flush_l2 = true, .seed = base_seed()};
   const auto& ceiling = ceilings::cublas_sgemm(d.m, d.n, d.k);
   const std::string input_text =
-      seed003 ? "the Chinese lab report's matrices (A negated on every other launch)" : "uniform random matrices";
+      lab_report ? "the matmul lab report's matrices (A negated on every other launch)"
+                 : "uniform random matrices";
   const std::vector<std::string> columns{"threads/block", "outputs/thread"};
 
   std::vector<LadderReport> reports;
@@ -112,8 +114,8 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Matm
 
   if (extra.sweep == "tile") {
     LadderReport sweep;
-    sweep.title =
-        "Lesson 03, the Chinese lab report's experiment: tiled<TILE> at " + shape_text(d) + ", " + input_text;
+    sweep.title = "Lesson 03, the matmul lab report's experiment: tiled<TILE> at " + shape_text(d) +
+                  ", " + input_text;
     sweep.metric_unit = "GFLOP/s";
     sweep.baseline = "tiled<4>";
     sweep.ceiling = ceiling;
@@ -146,8 +148,10 @@ int main(int argc, char** argv) {
     spec.variant_names.emplace_back(info.name);
   MatmulOptions extra;
   spec.add_options = [&](CLI::App& app) {
-    app.add_option("--input", extra.input, "the matrices: uniform (random in [-1, 1)) or seed003")
-        ->check(CLI::IsMember({"uniform", "seed003"}));
+    app.add_option("--input", extra.input,
+                   "the matrices: uniform (random in [-1, 1)) or lab-report (the matmul lab "
+                   "report's A and B)")
+        ->check(CLI::IsMember({"uniform", "lab-report"}));
     app.add_option("--sweep", extra.sweep, "tile: also time tiled<TILE> at TILE = 4, 8, 16, 32")
         ->check(CLI::IsMember({"tile"}));
   };

@@ -40,7 +40,8 @@ struct VariantInfo {
   Variant variant;        ///< the rung
   std::string_view name;  ///< as the demo's --variant takes it
   std::string_view kind;  ///< given, exercise or stretch
-  std::string_view seed;  ///< the rung's name in the memory lab's Table 3.3 ("reduce1"...) or empty
+  /// The rung's name in the memory lab's Table 3.3 ("reduce1"...), or empty.
+  std::string_view lab_name;
 };
 
 /// All rungs, in teaching order.

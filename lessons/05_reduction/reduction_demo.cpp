@@ -1,5 +1,5 @@
 // Lesson 05's demo: the memory lab's Table 3.3 (reduce1...reduce5) measured live, the whole ladder
-// against CUB, and the lab's row reductions with every version's time side by side. Every rung is
+// against CUB, and its row reductions with every version's time side by side. Every rung is
 // timed by course::measure() on the trials the tests grade (reduction_bench.hpp), so a row marked
 // WRONG had a wrong result in a timed launch, and the shares are the graded ones. See README.md,
 // "How to work on this lesson".
@@ -22,8 +22,8 @@ using namespace course::lesson05;
 
 constexpr const char* kDefaultSize = "2^26";
 constexpr std::uint64_t kMaxDemoSize = std::uint64_t{1} << 30;
-// The memory lab's Table 3.3: milliseconds on the lab's GPU of the time, for reduce1...reduce5.
-constexpr double kSeedMs[] = {19.09, 11.91, 10.62, 9.10, 8.67};
+// The memory lab's Table 3.3: milliseconds on its GPU of the time, for reduce1...reduce5.
+constexpr double kLabMs[] = {19.09, 11.91, 10.62, 9.10, 8.67};
 
 struct ReductionOptions {
   std::string type = "float";  ///< --type, of the full ladder
@@ -84,15 +84,15 @@ void run_rungs(LadderReport& report, const DemoOptions& options, Op op, std::siz
 
 LadderReport table_3_3(const DemoOptions& options, std::size_t n) {
   LadderReport report;
-  report.title = "The Russian lab's Table 3.3, live: reduce1...reduce5, int sum of " + std::to_string(n) +
-                 " elements";
+  report.title = "The memory lab's Table 3.3, live: reduce1...reduce5, int sum of " +
+                 std::to_string(n) + " elements";
   report.metric_unit = "GB/s";
   report.baseline = "interleaved_divergent";
   report.ceiling = ceilings::cub_reduce_sum(n);
   report.extra_columns = {"seed", "seed ms", "x previous"};
   std::vector<VariantInfo> rungs;
   for (const auto& info : kVariants)
-    if (!info.seed.empty() && options.wants(std::string(info.name)))
+    if (!info.lab_name.empty() && options.wants(std::string(info.name)))
       rungs.push_back(info);
   run_rungs<int>(report, options, Op::Sum, n, rungs);
   double previous = 0.0;
@@ -101,16 +101,16 @@ LadderReport table_3_3(const DemoOptions& options, std::size_t n) {
     const auto variant = *variant_from_name(row.rung);
     const auto index = static_cast<std::size_t>(variant);
     const double ms = row.timing.median_ms;
-    row.extra = {std::string(kVariants[index].seed), fixed(kSeedMs[index], 2),
+    row.extra = {std::string(kVariants[index].lab_name), fixed(kLabMs[index], 2),
                  previous > 0 && ms > 0 ? fixed(previous / ms, 2) : "-"};
     if (row.ran())
       previous = ms;
   }
   report.notes = {
-      "seed ms: the seed's own figures on its GPU of the time; x previous: step "
-      "speedup over the row above; x interleaved_divergent: cumulative. Ints in [-31, 31], "
-      "a fresh input for every run; they wrap like the GPU's adds, so any order of the sum "
-      "gives the same bits."};
+      "seed, seed ms: the rung's name and time in the memory lab's Table 3.3, on its GPU of the "
+      "time; x previous: step speedup over the row above; x interleaved_divergent: cumulative. "
+      "Ints in [-31, 31], a fresh input for every run; they wrap like the GPU's adds, so any "
+      "order of the sum gives the same bits."};
   return report;
 }
 
@@ -145,7 +145,7 @@ LadderReport row_table(const DemoOptions& options, const ReductionOptions& mine)
   const int cols = mine.cols;
   const std::size_t count = static_cast<std::size_t>(rows) * cols;
   LadderReport report;
-  report.title = "The lab's row reductions on a " + std::to_string(rows) + " x " +
+  report.title = "The memory lab's row reductions on a " + std::to_string(rows) + " x " +
                  std::to_string(cols) + " float matrix: every version side by side";
   report.metric_unit = "GB/s";
   report.baseline = "global";
@@ -208,8 +208,8 @@ int main(int argc, char** argv) {
   DemoSpec spec;
   spec.lesson = "05_reduction";
   spec.description =
-      "Lesson 05: the Russian lab's Table 3.3 live, the reduction ladder against CUB, and the lab's row "
-      "reductions.";
+      "Lesson 05: the memory lab's Table 3.3 live, the reduction ladder against CUB, and the "
+      "memory lab's row reductions.";
   spec.size_help = "elements of the ladder, e.g. 2^26, 2^28 or 64M (default 2^26, at most 2^30)";
   for (const auto& info : kVariants)
     spec.variant_names.emplace_back(info.name);
@@ -221,7 +221,7 @@ int main(int argc, char** argv) {
     app.add_option("--op", mine.op, "operator of the full ladder: sum, max or min (default sum)")
         ->check(CLI::IsMember({"sum", "max", "min"}));
     app.add_option("--rows", mine.rows,
-                   "rows of the row reductions (default 1000, the lab's Size)");
+                   "rows of the row reductions (default 1000, the memory lab's Size)");
     app.add_option("--cols", mine.cols, "columns of the row reductions (default 1000)");
   };
   spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
@@ -237,9 +237,9 @@ int main(int argc, char** argv) {
   spec.run = [&](const DemoOptions& options) {
     const std::size_t n = *parse_count(options.size.empty() ? kDefaultSize : options.size);
     std::vector<LadderReport> reports;
-    LadderReport seed_table = table_3_3(options, n);
-    if (!seed_table.rows.empty())
-      reports.push_back(seed_table);
+    LadderReport lab_table = table_3_3(options, n);
+    if (!lab_table.rows.empty())
+      reports.push_back(lab_table);
     LadderReport ladder = full_ladder(options, mine, n);
     if (!ladder.rows.empty())
       reports.push_back(ladder);

@@ -137,7 +137,7 @@ LadderReport kernel_ladder(const DemoOptions& options) {
       "GB/s counts every point read once and written once (8 bytes); the ceiling is a "
       "device-to-device cudaMemcpy measured in this run.",
       "OP/B: 13 FLOP per point over the bytes the rung loads from global memory per point, for "
-      "whole tiles (the seed's count; the ceiling of any rung is 13/4 = 3.25).",
+      "whole tiles (the PMPP notes' count; the ceiling of any rung is 13/4 = 3.25).",
       "Every timed sweep reads a fresh field and is checked on the GPU against the given basic "
       "rung (WRONG: a timed output was not)."};
   return report;

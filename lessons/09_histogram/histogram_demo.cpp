@@ -93,7 +93,8 @@ LadderReport ladder(const DemoOptions& options, Input input, std::size_t n, int 
         "GB/s counts each byte read once; the ceiling is CUB's HistogramEven with 256 "
         "bins on the same kind of bytes. Every timed run counts fresh bytes, checked against CUB's "
         "counts. NVIDIA's cuda-samples histogram256 reads " +
-        fixed(kSamplesHistogram256, 0) + " GB/s on an H200 (64 MiB, ANCHORS.md)."};
+        fixed(kSamplesHistogram256, 0) +
+        " GB/s on an H200 (64 MiB, lessons/09_histogram/README.md)."};
     return report;
   }
   report.notes = {

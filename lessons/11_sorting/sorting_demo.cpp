@@ -107,10 +107,10 @@ LadderReport sweep(std::size_t total, const DemoOptions& options, const SortOpti
   SortOptions uint_keys = extra;
   uint_keys.type = "uint";  // batches are uint32 keys
   LadderReport report;
-  report.title = by_size ? "Lesson 11, the Romanian report's study: " + power_text(total) + " " +
-                               what(uint_keys) + " in arrays of each length"
-                         : "Lesson 11, the Romanian report's study: " + power_text(total) + " " +
-                               what(uint_keys) + ", the networks at each threads per block";
+  report.title = by_size ? "Lesson 11, the data-parallelism report's study: " + power_text(total) +
+                               " " + what(uint_keys) + " in arrays of each length"
+                         : "Lesson 11, the data-parallelism report's study: " + power_text(total) +
+                               " " + what(uint_keys) + ", the networks at each threads per block";
   report.metric_unit = "Mkeys/s";
   report.baseline = "thrust";
   report.ceiling = cub_ceiling(total);

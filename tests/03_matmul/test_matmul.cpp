@@ -72,10 +72,10 @@ std::vector<Shape> limit_shapes() {
           {kSide, kSide, 1}};         // C: 8192 x 8192
 }
 
-enum class Input { Uniform, Seed003 };
+enum class Input { Uniform, LabReport };
 
 std::string_view to_string(Input input) {
-  return input == Input::Uniform ? "uniform" : "seed-003";
+  return input == Input::Uniform ? "uniform" : "lab-report";
 }
 
 constexpr std::size_t kGuard = 64;  // poisoned floats after each buffer: a write there is a bug
@@ -149,9 +149,9 @@ void check_one(Rung rung, Shape shape, Input input, std::uint64_t seed, Offsets 
   const std::size_t a_count = std::size_t(m) * k, b_count = std::size_t(k) * n;
   const std::size_t c_count = std::size_t(m) * n;
   const auto a = input == Input::Uniform ? uniform_floats(a_count, derive_seed(seed, 0))
-                                         : seed003_matrix_a(m, k);
+                                         : lab_report_matrix_a(m, k);
   const auto b = input == Input::Uniform ? uniform_floats(b_count, derive_seed(seed, 1))
-                                         : seed003_matrix_b(k, n);
+                                         : lab_report_matrix_b(k, n);
   const auto d_a = upload_at(a, offsets.a);
   const auto d_b = upload_at(b, offsets.b);
   DeviceBuffer<float> d_c(std::max<std::size_t>(1, offsets.c + c_count + guard()));
@@ -225,9 +225,9 @@ void check_correct(Rung rung) {
   const std::uint64_t base = base_seed();
   std::uint64_t stream = 0;
   for (const Shape shape : correctness_shapes()) {
-    // The Chinese lab report's matrices on every shape but the largest (one input there is enough).
-    for (const Input input : {Input::Uniform, Input::Seed003}) {
-      if (input == Input::Seed003 && (multiply_adds(shape) > 1e9 + 1 || sanitize_mode()))
+    // The matmul lab report's matrices on every shape but the largest (one input there is enough).
+    for (const Input input : {Input::Uniform, Input::LabReport}) {
+      if (input == Input::LabReport && (multiply_adds(shape) > 1e9 + 1 || sanitize_mode()))
         continue;
       check_one(rung, shape, input, derive_seed(base, stream++));
     }

@@ -46,7 +46,8 @@ bool is_fast(Variant variant) {
 
 // One element, one row or column of A; a tile ± 1 (32 and 128) in n and in k; k not a multiple
 // of 4 (the stretch rung's element-by-element path) or of 8 (a last stage half full); n not a
-// multiple of 4 (no 16-byte stores); the seed's size (1000); the demo's size (fast rungs only).
+// multiple of 4 (no 16-byte stores); the memory lab's size (1000); the demo's size (fast rungs
+// only).
 // Under compute-sanitizer, which checks every shared-memory access, one shape of each kind and
 // few multiply-adds: a single element, one row of A, ragged 32-tiles in n and k, ragged 128-tiles
 // in n with a half-full last stage of 8 in k, k not a multiple of 4.

@@ -209,7 +209,7 @@ void check_memory_rung(Memory memory) {
 // ---- speed: course::measure() through box_blur_bench.hpp ----
 
 constexpr std::size_t kKernelSpeedSize = std::size_t{1} << 26;
-constexpr std::size_t kTripSize = std::size_t{16} << 20;  // the seed's 16 M
+constexpr std::size_t kTripSize = std::size_t{16} << 20;  // the box-blur article's 16 M
 constexpr int kSpeedRadius = 8;
 
 MeasureOptions speed_options(std::uint64_t stream) {
@@ -245,8 +245,8 @@ SpeedSample kernel_sample(Kernel kernel) {
   return sample;
 }
 
-// @p memory's trip against the @p baseline trip, both at the seed's size; the share is of the
-// pinned copies in both directions at once, the most any trip can reach.
+// @p memory's trip against the @p baseline trip, both at the box-blur article's size; the share is
+// of the pinned copies in both directions at once, the most any trip can reach.
 SpeedSample trip_sample(Memory memory, Memory baseline) {
   PipelineOptions options;
   options.radius = kSpeedRadius;

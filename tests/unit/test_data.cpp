@@ -53,11 +53,11 @@ TEST_SUITE("cpu") {
     CHECK(changes < 200);
   }
 
-  TEST_CASE("the Chinese lab report's matrices follow their formulas") {
-    const auto a = course::seed003_matrix_a(4, 5);
+  TEST_CASE("the matmul lab report's matrices follow their formulas") {
+    const auto a = course::lab_report_matrix_a(4, 5);
     CHECK(a[0] == doctest::Approx(1.0));                                 // (0 - 0 + 1) / 1
     CHECK(a[1 * 5 + 2] == doctest::Approx((1 - 0.2 + 1) / 4.0));          // i = 1, j = 2
-    const auto b = course::seed003_matrix_b(4, 5);
+    const auto b = course::lab_report_matrix_b(4, 5);
     CHECK(b[2 * 5 + 3] == doctest::Approx((3 - 0.4 + 1) * 6.0 / 14.0));  // i = 2, j = 3
   }
 

@@ -59,9 +59,9 @@ inline constexpr Pattern kPatterns[] = {Pattern::Uniform,   Pattern::AllEqual,
 [[nodiscard]] std::string text_with_runs(std::size_t count, std::uint64_t seed,
                                          std::size_t mean_run = 4096);
 
-/// The Chinese lab report's matrices, row-major: a_ij = (i - 0.1 j + 1) / (i + j + 1).
-[[nodiscard]] std::vector<float> seed003_matrix_a(std::size_t rows, std::size_t cols);
-/// The Chinese lab report's matrices, row-major: b_ij = (j - 0.2 i + 1)(i + j + 1) / (i^2 + j^2 + 1).
-[[nodiscard]] std::vector<float> seed003_matrix_b(std::size_t rows, std::size_t cols);
+/// The matmul lab report's A, row-major: a_ij = (i - 0.1 j + 1) / (i + j + 1).
+[[nodiscard]] std::vector<float> lab_report_matrix_a(std::size_t rows, std::size_t cols);
+/// The matmul lab report's B, row-major: b_ij = (j - 0.2 i + 1)(i + j + 1) / (i^2 + j^2 + 1).
+[[nodiscard]] std::vector<float> lab_report_matrix_b(std::size_t rows, std::size_t cols);
 
 }  // namespace course
