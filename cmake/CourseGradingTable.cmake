@@ -75,7 +75,9 @@ endfunction()
 #   and optionally a third, for a mistake that only a sanitizer proves (a race that happens to
 #   give the right sum on one GPU):
 #     Sanitize: <compute-sanitizer tool, e.g. racecheck>
-#   The mutant must then also fail its Expect tests under that tool (a second mutant test).
+#   The mutant must then fail its Expect tests under that tool: its test runs them under the
+#   sanitizer only (a race may give the right answer without it), and is not registered where
+#   compute-sanitizer was not found.
 #   The patched copy is written under <out-dir>/<name>/; a patch that no longer applies stops the
 #   configuration, so a mutant cannot drift silently away from the solution it breaks.
 function(course_apply_mutant patch root out_dir name_var expect_var file_var copy_var sanitize_var)
