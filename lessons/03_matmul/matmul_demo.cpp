@@ -1,16 +1,21 @@
 // Lesson 03's demo: the whole ladder at one shape, as a table (time, GFLOP/s, threads per
-// block), and with --sweep tile the matmul lab report's experiment: the tiled rung at TILE = 4, 8,
-// 16, 32.
+// block), the memory lab's Table 3.1 beside this run's naive and tiled rungs, with --sweep tile
+// the matmul lab report's experiment: the tiled rung at TILE = 4, 8, 16, 32, and with --sweep
+// size the data-parallelism report's study: the exercise and stretch rungs at n x n x n for
+// n = 256 ... 4096.
 // See README.md, "How to work on this lesson".
 #include <CLI/CLI.hpp>
+#include <array>
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "course/bench.hpp"
 #include "course/data.hpp"
 #include "course/demo.hpp"
+#include "course/gpu.hpp"
 #include "matmul.cuh"
 #include "matmul_bench.hpp"
 
@@ -21,6 +26,19 @@ using namespace course::lesson03;
 
 constexpr const char* kDefaultSize = "4096";  // the matmul lab report's matrices are 4096 x 4096
 
+// The memory lab's Table 3.1: milliseconds on its GPU of the time, without and with shared
+// memory, beside the rungs that stand for those two kernels here.
+struct LabRow {
+  std::string_view rung;    ///< this lesson's rung
+  std::string_view kernel;  ///< the lab's kernel
+  double ms;                ///< the lab's time
+};
+constexpr LabRow kLabTable31[] = {{"naive", "global memory", 2484.06},
+                                  {"tiled", "shared memory", 133.47}};
+
+// --sweep size: the square sizes n x n x n of the data-parallelism report's study.
+constexpr std::array<int, 5> kSizeSweep{256, 512, 1024, 2048, 4096};
+
 struct Dims {
   int m;
   int n;
@@ -30,7 +48,7 @@ struct Dims {
 // This lesson's own options.
 struct MatmulOptions {
   std::string input = "uniform";  ///< --input: uniform or lab-report
-  std::string sweep;              ///< --sweep: empty or "tile"
+  std::string sweep;              ///< --sweep: empty, "tile" or "size"
 };
 
 // "N" (N x N x N) or "MxNxK", each a count such as 4096, 4k or 2^12; nothing if malformed or
@@ -76,12 +94,115 @@ std::string shape_text(Dims d) {
   return std::to_string(d.m) + " x " + std::to_string(d.n) + " x " + std::to_string(d.k);
 }
 
+// The memory lab's Table 3.1 beside this run's naive and tiled rows of @p ladder (copied, not
+// timed again); no rows when --variant left both out.
+LadderReport table_3_1(const LadderReport& ladder, Dims d, const std::string& input_text) {
+  LadderReport report;
+  report.title =
+      "The memory lab's Table 3.1, live: global memory (naive) against shared memory "
+      "(tiled), C = A B with M x N x K = " +
+      shape_text(d) + ", " + input_text;
+  report.metric_unit = ladder.metric_unit;
+  report.baseline = "naive";
+  report.ceiling = ladder.ceiling;
+  report.extra_columns = {"lab kernel", "lab ms", "lab speedup"};
+  for (const auto& lab : kLabTable31) {
+    for (const auto& row : ladder.rows) {
+      if (row.rung != lab.rung)
+        continue;
+      LadderRow live = row;
+      live.extra = {std::string(lab.kernel), fixed(lab.ms, 2),
+                    fixed(kLabTable31[0].ms / lab.ms, 2)};
+      report.rows.push_back(live);
+    }
+  }
+  report.notes = {
+      "lab kernel, lab ms, lab speedup: the kernel, time and speedup in the memory lab's "
+      "Table 3.1, on a GPU of its day, square matrices of a size it does not give, 16 x 16 "
+      "tiles; here: " +
+      gpu_info().name + ", " + shape_text(d) + ", TILE = " + std::to_string(kTiledTile) +
+      ", the ladder's timings above (not timed again); x naive: this run's speedup."};
+  return report;
+}
+
+// The data-parallelism report's study: the rungs graded for speed (or those --variant names) at
+// n x n x n for each n of kSizeSweep, on @p input. A size the ladder already timed (@p d square,
+// same input) takes the ladder's row instead of a second timing. Each row's share is of cuBLAS
+// SGEMM at its own n, and its speedup over tiled at its own n.
+LadderReport size_sweep(const DemoOptions& options, const LadderReport& ladder, Dims d,
+                        lesson03::bench::Input input, const std::string& input_text,
+                        const MeasureOptions& measure_options) {
+  std::vector<VariantInfo> rungs;
+  for (const auto& info : kVariants)
+    if (options.variants.empty() ? info.kind != "given" : options.wants(std::string(info.name)))
+      rungs.push_back(info);
+  std::vector<std::vector<LadderRow>> by_rung(rungs.size());
+  std::string ceiling_text;
+  const ceilings::Ceiling* last_ceiling = nullptr;
+  for (const int n : kSizeSweep) {
+    const auto& ceiling = ceilings::cublas_sgemm(n, n, n);
+    last_ceiling = &ceiling;
+    ceiling_text +=
+        (ceiling_text.empty() ? "" : ", ") + std::to_string(n) + ": " + fixed(ceiling.value, 1);
+    const bool timed_in_ladder = d.m == n && d.n == n && d.k == n;
+    std::optional<lesson03::bench::Bench> problem;
+    std::vector<LadderRow> at_n;
+    for (const auto& info : rungs) {
+      LadderRow row;
+      bool found = false;
+      if (timed_in_ladder) {
+        for (const auto& ladder_row : ladder.rows) {
+          if (ladder_row.rung == info.name) {
+            row = ladder_row;
+            found = true;
+          }
+        }
+      }
+      if (!found) {
+        if (!problem)
+          problem.emplace(n, n, n, input);
+        row = run_row(std::string(info.name), info.kind, info.threads, info.outputs,
+                      problem->trial(info.variant), measure_options, problem->flops());
+      }
+      row.extra = {std::to_string(n)};
+      if (row.ran() && ceiling.value > 0)
+        row.share = row.metric / ceiling.value;
+      at_n.push_back(row);
+    }
+    const LadderRow* tiled = nullptr;
+    for (const auto& row : at_n)
+      if (row.rung == "tiled" && row.ran() && row.timing.median_ms > 0)
+        tiled = &row;
+    for (std::size_t r = 0; r < at_n.size(); ++r) {
+      if (tiled != nullptr && at_n[r].ran() && at_n[r].timing.median_ms > 0)
+        at_n[r].speedup = tiled->timing.median_ms / at_n[r].timing.median_ms;
+      by_rung[r].push_back(at_n[r]);
+    }
+  }
+
+  LadderReport sweep;
+  sweep.title = "Lesson 03, the data-parallelism report's study: C = A B at n x n x n, n = " +
+                std::to_string(kSizeSweep.front()) + " ... " + std::to_string(kSizeSweep.back()) +
+                ", " + input_text;
+  sweep.metric_unit = "GFLOP/s";
+  // No row is named so: each row's speedup is over tiled at the same n, set above.
+  sweep.baseline = "tiled at the same n";
+  sweep.ceiling = *last_ceiling;
+  sweep.ceiling.what += "; each row's share is of cuBLAS SGEMM at its own n";
+  sweep.extra_columns = {"n"};
+  for (const auto& rows : by_rung)
+    sweep.rows.insert(sweep.rows.end(), rows.begin(), rows.end());
+  sweep.notes = {"cuBLAS SGEMM at each n, GFLOP/s, measured in this run: " + ceiling_text + ".",
+                 "Rows at the ladder's own shape are the ladder's timings (not timed again)."};
+  return sweep;
+}
+
 std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const MatmulOptions& extra) {
   const Dims d = *parse_dims(options.size.empty() ? kDefaultSize : options.size);
   const bool lab_report = extra.input == "lab-report";
-  lesson03::bench::Bench problem(
-      d.m, d.n, d.k,
-      lab_report ? lesson03::bench::Input::LabReport : lesson03::bench::Input::Uniform);
+  const auto input =
+      lab_report ? lesson03::bench::Input::LabReport : lesson03::bench::Input::Uniform;
+  lesson03::bench::Bench problem(d.m, d.n, d.k, input);
   const MeasureOptions measure_options{
       .warmup = 2, .repeats = options.repeat, .flush_l2 = true, .seed = base_seed()};
   const auto& ceiling = ceilings::cublas_sgemm(d.m, d.n, d.k);
@@ -111,6 +232,9 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Matm
       "tiled runs at TILE = " + std::to_string(kTiledTile) + "; --sweep tile times the others."};
   if (!ladder.rows.empty())
     reports.push_back(ladder);
+  LadderReport lab_table = table_3_1(ladder, d, input_text);
+  if (!lab_table.rows.empty())
+    reports.push_back(lab_table);
 
   if (extra.sweep == "tile") {
     LadderReport sweep;
@@ -134,6 +258,8 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Matm
                        : "no tile size ran correctly (is the tiled rung written yet?)"};
     reports.push_back(sweep);
   }
+  if (extra.sweep == "size")
+    reports.push_back(size_sweep(options, ladder, d, input, input_text, measure_options));
   return reports;
 }
 
@@ -152,8 +278,10 @@ int main(int argc, char** argv) {
                    "the matrices: uniform (random in [-1, 1)) or lab-report (the matmul lab "
                    "report's A and B)")
         ->check(CLI::IsMember({"uniform", "lab-report"}));
-    app.add_option("--sweep", extra.sweep, "tile: also time tiled<TILE> at TILE = 4, 8, 16, 32")
-        ->check(CLI::IsMember({"tile"}));
+    app.add_option("--sweep", extra.sweep,
+                   "tile: also time tiled<TILE> at TILE = 4, 8, 16, 32; size: also time the "
+                   "exercise and stretch rungs (or --variant's) at n x n x n, n = 256 ... 4096")
+        ->check(CLI::IsMember({"tile", "size"}));
   };
   spec.validate = [](const DemoOptions& options) -> std::optional<std::string> {
     if (!parse_dims(options.size.empty() ? kDefaultSize : options.size))
