@@ -9,8 +9,11 @@ Directives, each alone on its line:
     <!-- snippet: lessons/02_transpose/transpose_given.cu naive_kernel -->
         The lines between the two `//! [naive_kernel]` markers of that file (a path relative to
         the repository), as a ```cpp block, indentation removed. Add `no-comments` after the name
-        to drop the comment-only lines. In the student edition a snippet of a file under
-        solutions/ shows the exercise instead: the skeleton's stub and its TODO(student) hints
+        to drop the comment-only lines. Add `lines=3-12,20-24` to show only those lines of the
+        snippet (1-based, counted after `no-comments`), each gap shown as one `// ...` line: a
+        slide holds about 22 lines of code (test_code_size.py), so a long kernel is shown with
+        its unchanged lines elided. Comment lines over 100 columns are rewrapped. In the student
+        edition a snippet of a file under solutions/ shows the exercise instead: the skeleton's stub and its TODO(student) hints
         for the same rung (slides/exercise.py says how it is found), with the file it is in.
 
     <!-- results: lessons/02_transpose -->
@@ -75,7 +78,8 @@ def markers(path: Path) -> dict[str, list[int]]:
     return found
 
 
-def snippet(source_dir: Path, relative: str, name: str, comments: bool) -> list[str]:
+def snippet(source_dir: Path, relative: str, name: str, comments: bool,
+            ranges: str | None = None) -> list[str]:
     path = source_dir / relative
     if not path.is_file():
         raise DeckError(f"no file {relative} (looked for {path})")
@@ -93,7 +97,49 @@ def snippet(source_dir: Path, relative: str, name: str, comments: bool) -> list[
     body = textwrap.dedent("\n".join(text)).strip("\n")
     if not body:
         raise DeckError(f"the region [{name}] of {relative} is empty")
-    return ["```cpp", *body.splitlines(), "```"]
+    lines = body.splitlines()
+    return ["```cpp", *fit_comments(select(lines, ranges) if ranges else lines), "```"]
+
+
+def fit_comments(lines: list[str], width: int = 100) -> list[str]:
+    """Comment-only lines wider than `width` rewrapped: one long line would make Marp shrink
+    the whole block below a readable size (test_code_size.py)."""
+    out: list[str] = []
+    for line in lines:
+        text = line.lstrip()
+        if len(line) <= width or not text.startswith("// "):
+            out.append(line)
+            continue
+        prefix = line[:len(line) - len(text)] + "// "
+        out.extend(textwrap.wrap(text[3:], width, initial_indent=prefix,
+                                 subsequent_indent=prefix, break_long_words=False))
+    return out
+
+
+def select(body: list[str], ranges: str) -> list[str]:
+    """The lines `ranges` ("3-12,20") names, each gap (also before and after) as `// ...`."""
+    keep: list[int] = []
+    for part in ranges.split(","):
+        first, _, last = part.partition("-")
+        if not first.isdigit() or not (last or first).isdigit():
+            raise DeckError(f"lines={ranges}: write lines=A-B[,C-D...], 1-based")
+        keep.extend(range(int(first), int(last or first) + 1))
+    if keep != sorted(set(keep)) or keep[0] < 1 or keep[-1] > len(body):
+        raise DeckError(f"lines={ranges}: not increasing ranges within the snippet's "
+                        f"{len(body)} lines")
+    def elided(first: int, last: int) -> str:    # indented like the first line it stands for
+        line = next((body[i] for i in range(first, last) if body[i].strip()), "")
+        return line[:len(line) - len(line.lstrip())] + "// ..."
+    out: list[str] = []
+    shown = 0                                     # lines 1..shown are shown or elided
+    for index in keep:
+        if index > shown + 1:
+            out.append(elided(shown, index - 1))
+        out.append(body[index - 1])
+        shown = index
+    if shown < len(body):
+        out.append(elided(shown, len(body)))
+    return out
 
 
 def number(value, digits: int, suffix: str = "") -> str:
@@ -108,7 +154,8 @@ def student_exercise(source_dir: Path, relative: str, name: str) -> list[str]:
     if found is None:
         lesson_dir = Path("lessons", *Path(relative).parts[1:-1])
         return [EXERCISE_ELSEWHERE.format(path=f"{lesson_dir.as_posix()}/")]
-    return ["```cpp", *found.lines, "```", "", EXERCISE_CAPTION.format(path=found.path)]
+    return ["```cpp", *fit_comments(found.lines), "```", "",
+            EXERCISE_CAPTION.format(path=found.path)]
 
 
 def results(results_dir: Path, lesson_dir: str, edition: str = "instructor") -> list[str]:
@@ -226,22 +273,33 @@ def expand(deck: Path, source_dir: Path, results_dir: Path, edition: str) -> tup
                                   where=str(deck))
     except edition_text.MarkerError as error:
         raise DeckError(str(error)) from None
+    shown: set[tuple[str, ...]] = set()   # the exercises already on this slide
     for number_, line in enumerate(text.splitlines(), start=1):
         if line.lstrip().startswith("```"):
             in_fence = not in_fence
+        if not in_fence and line.strip() == "---":
+            shown.clear()
         snippet_match = None if in_fence else SNIPPET.match(line)
         results_match = None if in_fence else RESULTS.match(line)
         chart_match = None if in_fence else CHART.match(line)
         try:
             if snippet_match:
                 args = snippet_match.group("args").split()
+                ranges = args.pop()[len("lines="):] if args[-1].startswith("lines=") else None
                 if len(args) not in (2, 3) or (len(args) == 3 and args[2] != "no-comments"):
-                    raise DeckError("write <!-- snippet: <file> <marker> [no-comments] -->")
+                    raise DeckError("write <!-- snippet: <file> <marker> [no-comments] "
+                                    "[lines=A-B,...] -->")
                 relative, name = args[0], args[1]
                 if edition == "student" and Path(relative).parts[0] == "solutions":
-                    out.extend(student_exercise(source_dir, relative, name))
+                    # Two rungs of one exercise on a slide (a buffer and its kernel): show it once,
+                    # or the slide would carry the same block twice and run off the bottom.
+                    lines = student_exercise(source_dir, relative, name)
+                    if tuple(lines) not in shown:
+                        out.extend(lines)
+                    shown.add(tuple(lines))
                 else:
-                    out.extend(snippet(source_dir, relative, name, comments=len(args) == 2))
+                    out.extend(snippet(source_dir, relative, name, comments=len(args) == 2,
+                                       ranges=ranges))
                 count += 1
             elif results_match:
                 args = results_match.group("args").split()

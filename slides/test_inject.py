@@ -20,6 +20,7 @@ SLIDES = Path(__file__).resolve().parent
 REPO = SLIDES.parent
 sys.path.insert(0, str(SLIDES))
 import exercise  # noqa: E402  (slides/exercise.py)
+from inject import fit_comments, snippet  # noqa: E402  (slides/inject.py)
 INJECT = SLIDES / "inject.py"
 DECKS = sorted((SLIDES / "decks").glob("*.md"))
 LESSON_TEXT = "\n".join(p.read_text(encoding="utf-8", errors="replace")
@@ -53,22 +54,27 @@ class Decks(unittest.TestCase):
             instructor = self.expand("instructor", Path(empty)) if have_solutions else student
         for deck in DECKS:
             text = deck.read_text(encoding="utf-8")
-            directives = re.findall(r"<!--\s*snippet:\s*(\S+)\s+(\S+)", text)
+            directives = re.findall(
+                r"<!--\s*snippet:\s*(\S+)\s+(\S+)(?:\s+no-comments)?(?:\s+lines=(\S+))?", text)
             for edition in (student, instructor):
                 self.assertNotIn("<!-- snippet:", edition[deck.name])
                 self.assertNotIn("<!-- results:", edition[deck.name])
                 self.assertNotIn("<!-- chart:", edition[deck.name])
-            for file_name, name in directives:
+            for file_name, name, ranges in directives:
                 if file_name.startswith("solutions/"):
                     # The student deck shows the rung's exercise: the skeleton's stub and hints.
                     found = exercise.find(REPO, file_name, name)
                     self.assertIsNotNone(found, f"{deck.name}: no exercise for {file_name} {name}")
-                    self.assertIn("\n".join(found.lines), student[deck.name], f"{file_name} {name}")
+                    self.assertIn("\n".join(fit_comments(found.lines)), student[deck.name],
+                                  f"{file_name} {name}")
                     self.assertIn(f"Your exercise, in `{found.path}`", student[deck.name])
                 if file_name.startswith("solutions/") and not have_solutions:
                     continue
                 code = [line.strip() for line in region(REPO / file_name, name)
                         if line.strip() and not line.strip().startswith("//")]
+                if ranges:  # an elided snippet: only the lines it shows
+                    shown = {line.strip() for line in snippet(REPO, file_name, name, False, ranges)}
+                    code = [line for line in code if line in shown]
                 if file_name.startswith("solutions/"):
                     # Check a line that only the solution has; a region that the skeleton
                     # already spells out (e.g. the __constant__ declaration) has nothing to hide.
