@@ -1,5 +1,7 @@
 #include "course/demo.hpp"
 
+#include <cuda_runtime.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
@@ -150,6 +152,42 @@ std::string try_rung(const std::function<void()>& launch) {
   }
 }
 
+namespace {
+
+// This GPU's per-block and per-SM limits, the ones occupancy depends on (lesson 03,
+// "Occupancy"), as the driver reports them.
+void print_limits(std::ostream& out) {
+  const int device = gpu_info().device;
+  auto get = [device](cudaDeviceAttr attribute) {
+    int value = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
+    return value;
+  };
+  const auto kib = [](int bytes) { return std::to_string(bytes / 1024) + " KB"; };
+  out << "per block\n"
+      << "  threads                   " << get(cudaDevAttrMaxThreadsPerBlock) << "\n"
+      << "  block dimensions          " << get(cudaDevAttrMaxBlockDimX) << " x "
+      << get(cudaDevAttrMaxBlockDimY) << " x " << get(cudaDevAttrMaxBlockDimZ) << "\n"
+      << "  grid dimensions           " << get(cudaDevAttrMaxGridDimX) << " x "
+      << get(cudaDevAttrMaxGridDimY) << " x " << get(cudaDevAttrMaxGridDimZ) << "\n"
+      << "  registers                 " << get(cudaDevAttrMaxRegistersPerBlock) << "\n"
+      << "  shared memory (static)    " << kib(get(cudaDevAttrMaxSharedMemoryPerBlock)) << "\n"
+      << "  shared memory (opted in)  " << kib(get(cudaDevAttrMaxSharedMemoryPerBlockOptin))
+      << "\n"
+      << "  shared memory reserved    " << get(cudaDevAttrReservedSharedMemoryPerBlock)
+      << " bytes (by the system, per resident block)\n"
+      << "per SM (" << get(cudaDevAttrMultiProcessorCount) << " SMs)\n"
+      << "  threads                   " << get(cudaDevAttrMaxThreadsPerMultiProcessor) << " ("
+      << get(cudaDevAttrMaxThreadsPerMultiProcessor) / get(cudaDevAttrWarpSize) << " warps of "
+      << get(cudaDevAttrWarpSize) << ")\n"
+      << "  blocks                    " << get(cudaDevAttrMaxBlocksPerMultiprocessor) << "\n"
+      << "  registers                 " << get(cudaDevAttrMaxRegistersPerMultiprocessor) << "\n"
+      << "  shared memory             " << kib(get(cudaDevAttrMaxSharedMemoryPerMultiprocessor))
+      << "\n";
+}
+
+}  // namespace
+
 std::string demo_program_name(const char* argv0, const std::string& lesson) {
   std::string name = argv0 != nullptr ? argv0 : "";
   if (const auto slash = name.find_last_of("/\\"); slash != std::string::npos)
@@ -173,6 +211,9 @@ int run_demo(int argc, char** argv, const DemoSpec& spec) {
       ->check(CLI::Range(1, 10000));
   auto* csv = app.add_flag("--csv", options.csv, "print CSV instead of a table");
   app.add_flag("--json", options.json, "print JSON instead of a table")->excludes(csv);
+  bool limits = false;
+  app.add_flag("--limits", limits,
+               "print this GPU's per-block and per-SM limits (what occupancy depends on) and exit");
   if (spec.add_options) spec.add_options(app);
 
   auto usage_error = [&](const std::string& message) {
@@ -197,6 +238,11 @@ int run_demo(int argc, char** argv, const DemoSpec& spec) {
   }
   if (options.json || options.csv) ceilings::set_announce_stream(stderr);
   try {
+    if (limits) {
+      std::cout << "GPU: " << describe(gpu_info()) << "\n";
+      print_limits(std::cout);
+      return 0;
+    }
     if (!options.json && !options.csv) std::cout << "GPU: " << describe(gpu_info()) << "\n";
     auto reports = spec.run(options);
     for (auto& report : reports) report.compute_ratios();
