@@ -152,6 +152,26 @@ std::string try_rung(const std::function<void()>& launch) {
   }
 }
 
+LadderReport published_beside(const LadderReport& ladder, std::span<const PublishedRow> published,
+                              std::string title, std::string baseline, std::string note) {
+  LadderReport report;
+  report.title = std::move(title);
+  report.metric_unit = ladder.metric_unit;
+  report.baseline = std::move(baseline);
+  report.ceiling = ladder.ceiling;
+  report.extra_columns = {"lab kernel", "lab ms", "lab speedup"};
+  for (const PublishedRow& lab : published)
+    for (const LadderRow& row : ladder.rows)
+      if (row.rung == lab.rung) {
+        LadderRow live = row;
+        live.extra = {std::string(lab.kernel), fixed(lab.ms, 2),
+                      fixed(published.front().ms / lab.ms, 2)};
+        report.rows.push_back(live);
+      }
+  report.notes = {std::move(note)};
+  return report;
+}
+
 namespace {
 
 // This GPU's per-block and per-SM limits, the ones occupancy depends on (lesson 03,

@@ -28,13 +28,8 @@ constexpr const char* kDefaultSize = "4096";  // the matmul lab report's matrice
 
 // The memory lab's Table 3.1: milliseconds on its GPU of the time, without and with shared
 // memory, beside the rungs that stand for those two kernels here.
-struct LabRow {
-  std::string_view rung;    ///< this lesson's rung
-  std::string_view kernel;  ///< the lab's kernel
-  double ms;                ///< the lab's time
-};
-constexpr LabRow kLabTable31[] = {{"naive", "global memory", 2484.06},
-                                  {"tiled", "shared memory", 133.47}};
+constexpr PublishedRow kLabTable31[] = {{"naive", "global memory", 2484.06},
+                                        {"tiled", "shared memory", 133.47}};
 
 // --sweep size: the square sizes n x n x n of the data-parallelism report's study.
 constexpr std::array<int, 5> kSizeSweep{256, 512, 1024, 2048, 4096};
@@ -97,32 +92,17 @@ std::string shape_text(Dims d) {
 // The memory lab's Table 3.1 beside this run's naive and tiled rows of @p ladder (copied, not
 // timed again); no rows when --variant left both out.
 LadderReport table_3_1(const LadderReport& ladder, Dims d, const std::string& input_text) {
-  LadderReport report;
-  report.title =
-      "The memory lab's Table 3.1, live: global memory (naive) against shared memory "
-      "(tiled), C = A B with M x N x K = " +
-      shape_text(d) + ", " + input_text;
-  report.metric_unit = ladder.metric_unit;
-  report.baseline = "naive";
-  report.ceiling = ladder.ceiling;
-  report.extra_columns = {"lab kernel", "lab ms", "lab speedup"};
-  for (const auto& lab : kLabTable31) {
-    for (const auto& row : ladder.rows) {
-      if (row.rung != lab.rung)
-        continue;
-      LadderRow live = row;
-      live.extra = {std::string(lab.kernel), fixed(lab.ms, 2),
-                    fixed(kLabTable31[0].ms / lab.ms, 2)};
-      report.rows.push_back(live);
-    }
-  }
-  report.notes = {
+  return published_beside(
+      ladder, kLabTable31,
+      "The memory lab's Table 3.1, live: global memory (naive) against shared memory (tiled), "
+      "C = A B with M x N x K = " +
+          shape_text(d) + ", " + input_text,
+      "naive",
       "lab kernel, lab ms, lab speedup: the kernel, time and speedup in the memory lab's "
       "Table 3.1, on a GPU of its day, square matrices of a size it does not give, 16 x 16 "
       "tiles; here: " +
-      gpu_info().name + ", " + shape_text(d) + ", TILE = " + std::to_string(kTiledTile) +
-      ", the ladder's timings above (not timed again); x naive: this run's speedup."};
-  return report;
+          gpu_info().name + ", " + shape_text(d) + ", TILE = " + std::to_string(kTiledTile) +
+          ", the ladder's timings above (not timed again); x naive: this run's speedup.");
 }
 
 // The data-parallelism report's study: the rungs graded for speed (or those --variant names) at

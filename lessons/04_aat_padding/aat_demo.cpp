@@ -25,13 +25,8 @@ constexpr const char* kDefaultSize = "4096x4096";
 
 // The memory lab's Table 3.2: milliseconds on its GPU of the time, without and with the padding
 // column, beside the rungs that stand for those two kernels here.
-struct LabRow {
-  std::string_view rung;    ///< this lesson's rung
-  std::string_view kernel;  ///< the lab's kernel
-  double ms;                ///< the lab's time
-};
-constexpr LabRow kLabTable32[] = {{"tiled_unpadded", "unpadded", 551.73},
-                                  {"tiled_padded", "padded", 120.59}};
+constexpr PublishedRow kLabTable32[] = {{"tiled_unpadded", "unpadded", 551.73},
+                                        {"tiled_padded", "padded", 120.59}};
 
 // True when C is bit-for-bit equal to its transpose.
 bool symmetric(const std::vector<float>& c, int n) {
@@ -46,33 +41,19 @@ bool symmetric(const std::vector<float>& c, int n) {
 // The memory lab's Table 3.2 beside this run's tiled_unpadded and tiled_padded rows of @p ladder
 // (copied, not timed again); no rows when --variant left both out.
 LadderReport table_3_2(const LadderReport& ladder, int n, int k) {
-  LadderReport report;
-  report.title =
+  const std::string a = std::to_string(n) + " x " + std::to_string(k);
+  return published_beside(
+      ladder, kLabTable32,
       "The memory lab's Table 3.2, live: unpadded against padded shared tiles, C = A A^T for A "
       "of " +
-      std::to_string(n) + " x " + std::to_string(k) + " floats";
-  report.metric_unit = ladder.metric_unit;
-  report.baseline = "tiled_unpadded";
-  report.ceiling = ladder.ceiling;
-  report.extra_columns = {"lab kernel", "lab ms", "lab speedup"};
-  for (const auto& lab : kLabTable32) {
-    for (const auto& row : ladder.rows) {
-      if (row.rung != lab.rung)
-        continue;
-      LadderRow live = row;
-      live.extra = {std::string(lab.kernel), fixed(lab.ms, 2),
-                    fixed(kLabTable32[0].ms / lab.ms, 2)};
-      report.rows.push_back(live);
-    }
-  }
-  report.notes = {
+          a + " floats",
+      "tiled_unpadded",
       "lab kernel, lab ms, lab speedup: the kernel, time and speedup in the memory lab's "
       "Table 3.2, on a GPU of its day (16 banks, half-warps), 16 x 16 tiles padded to "
       "[16][17], a size it does not give; here: " +
-      gpu_info().name + ", A of " + std::to_string(n) + " x " + std::to_string(k) +
-      ", 32 x 32 tiles padded to [32][33], 32 banks, the ladder's timings above (not timed "
-      "again); x tiled_unpadded: this run's speedup."};
-  return report;
+          gpu_info().name + ", A of " + a +
+          ", 32 x 32 tiles padded to [32][33], 32 banks, the ladder's timings above (not timed "
+          "again); x tiled_unpadded: this run's speedup.");
 }
 
 std::vector<LadderReport> run_ladder(const DemoOptions& options) {

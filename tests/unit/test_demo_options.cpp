@@ -29,4 +29,27 @@ TEST_SUITE("cpu") {
     CHECK(course::fixed(2.5, 2) == "2.50");
     CHECK(course::fixed(1234.5678, 1) == "1234.6");
   }
+
+  TEST_CASE("a published table beside the ladder: its rows copied, the lab's columns added") {
+    course::LadderReport ladder;
+    ladder.metric_unit = "GFLOP/s";
+    for (const char* rung : {"naive", "tiled", "register_1d"}) {
+      course::LadderRow row;
+      row.rung = rung;
+      row.metric = 100.0;
+      ladder.rows.push_back(row);
+    }
+    constexpr course::PublishedRow published[] = {
+        {"naive", "global", 200.0}, {"tiled", "shared", 50.0}, {"warptiled", "none", 1.0}};
+    const auto table = course::published_beside(ladder, published, "title", "naive", "note");
+    REQUIRE(table.rows.size() == 2);  // warptiled is not in the ladder (--variant left it out)
+    CHECK(table.rows[0].rung == "naive");
+    CHECK(table.rows[1].rung == "tiled");
+    CHECK(table.rows[1].metric == 100.0);  // the ladder's figure, not timed again
+    CHECK(table.extra_columns == std::vector<std::string>{"lab kernel", "lab ms", "lab speedup"});
+    CHECK(table.rows[0].extra == std::vector<std::string>{"global", "200.00", "1.00"});
+    CHECK(table.rows[1].extra == std::vector<std::string>{"shared", "50.00", "4.00"});
+    CHECK(table.baseline == "naive");
+    CHECK(table.notes == std::vector<std::string>{"note"});
+  }
 }

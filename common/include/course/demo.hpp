@@ -8,7 +8,9 @@
 #include <functional>
 #include <optional>
 #include <ostream>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "course/ceilings.hpp"
@@ -110,5 +112,21 @@ std::string try_rung(const std::function<void()>& launch);
 /// @p value with @p digits digits after the decimal point, e.g. fixed(2.5, 2) is "2.50": the
 /// numbers of the ladder tables and their notes.
 [[nodiscard]] std::string fixed(double value, int digits);
+
+/// One row of a table a source document published: the rung that stands for its kernel here,
+/// the source's name for that kernel, and the time the source measured.
+struct PublishedRow {
+  std::string_view rung;    ///< this lesson's rung
+  std::string_view kernel;  ///< the source's kernel
+  double ms;                ///< the source's time
+};
+
+/// A source's published table "live": each of @p published's rungs found in @p ladder, its row
+/// copied (not timed again) with the columns "lab kernel", "lab ms" and "lab speedup" (over the
+/// first published row) added. A rung that --variant left out of @p ladder is left out here too.
+[[nodiscard]] LadderReport published_beside(const LadderReport& ladder,
+                                            std::span<const PublishedRow> published,
+                                            std::string title, std::string baseline,
+                                            std::string note);
 
 }  // namespace course
