@@ -16,15 +16,12 @@ inside a block on a plain slide hold 102 of them: the sources' own 100 columns f
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-SLIDES = Path(__file__).resolve().parent
-REPO = SLIDES.parent
-DECKS = sorted((SLIDES / "decks").glob("*.md"))
+from deck_tools import DECKS, editions, inject
 MAX_LINES = 22
 MAX_COLUMNS = 102
 FENCE = re.compile(r"^\s*(```|~~~)")
@@ -67,20 +64,14 @@ def block(deck: str, slide: int, body: list[str]) -> Block:
 
 def expanded(edition: str, out: Path) -> dict[str, str]:
     """The decks as the build expands them (slides/CMakeLists.txt runs the same command)."""
-    done = subprocess.run([sys.executable, str(SLIDES / "inject.py"), "--source-dir", str(REPO),
-                           "--out", str(out), "--edition", edition, "--results-dir",
-                           str(SLIDES / "results"), *map(str, DECKS)],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(f"inject.py --edition {edition} failed:\n{done.stderr}")
+    inject(edition, out, DECKS)
     return {p.name: p.read_text(encoding="utf-8") for p in sorted(out.glob("*.md"))}
 
 
 def main() -> int:
-    editions = ["student"] + (["instructor"] if (REPO / "solutions").is_dir() else [])
     failures, largest = [], {}
     with tempfile.TemporaryDirectory() as work:
-        for edition in editions:
+        for edition in editions():
             for deck, text in expanded(edition, Path(work) / edition).items():
                 for block in blocks(deck, text):
                     size = largest.setdefault(deck, [0, 0])
@@ -96,7 +87,7 @@ def main() -> int:
         print("\n".join(f"  {f}" for f in failures))
         return 1
     print(f"every code block within {MAX_LINES} lines and {MAX_COLUMNS} columns "
-          f"({', '.join(editions)} editions)")
+          f"({', '.join(editions())} editions)")
     return 0
 
 

@@ -20,18 +20,13 @@ at 1280 x 720. Exit code 77 when Chromium (or Chrome) or Marp is missing.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-SLIDES = Path(__file__).resolve().parent
-REPO = SLIDES.parent
-DECKS = sorted((SLIDES / "decks").glob("*.md"))
-BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+from deck_tools import DECKS, MARP, SLIDES, editions, inject, renderers
 MIN_PX = 18.0
 
 # Runs after Marp's own scripts have laid out and auto-scaled the slides (they turn each
@@ -88,30 +83,18 @@ def measure(browser: str, page: Path) -> list[list[float]]:
 
 
 def main() -> int:
-    browser = os.environ.get("CHROME_PATH") or next(filter(None, map(shutil.which, BROWSERS)),
-                                                    None)
-    if not browser:
-        print("[course] SKIPPED: no Chromium (or Chrome) found to render the slides")
+    browser, skipped = renderers()
+    if skipped:
+        print(skipped)
         return 77
-    marp = SLIDES / "node_modules" / ".bin" / "marp"
-    if not marp.exists():
-        print("[course] SKIPPED: no Marp in slides/node_modules (run `npm ci` in slides/)")
-        return 77
-    editions = ["student"] + (["instructor"] if (REPO / "solutions").is_dir() else [])
     failures, smallest = [], {}
     with tempfile.TemporaryDirectory() as work:
-        for edition in editions:
+        for edition in editions():
             src, html = Path(work) / edition, Path(work) / f"{edition}-html"
             # The build's own steps: inject.py as slides/CMakeLists.txt runs it, then Marp with
             # render.cmake's options; the bare template lays every slide out at once.
-            done = subprocess.run([sys.executable, str(SLIDES / "inject.py"), "--source-dir",
-                                   str(REPO), "--out", str(src), "--edition", edition,
-                                   "--results-dir", str(SLIDES / "results"),
-                                   *map(str, DECKS)], capture_output=True, text=True)
-            if done.returncode != 0:
-                print(done.stdout, done.stderr)
-                return 1
-            done = subprocess.run([str(marp), "--no-stdin", "--theme-set",
+            inject(edition, src, DECKS)
+            done = subprocess.run([str(MARP), "--no-stdin", "--theme-set",
                                    str(SLIDES / "theme"), "--html", "--template", "bare",
                                    "--input-dir", str(src), "--output", str(html)],
                                   cwd=SLIDES, capture_output=True, text=True, timeout=240)
@@ -134,7 +117,7 @@ def main() -> int:
               f"lines with `// ...`):")
         print("\n".join(f"  {f}" for f in failures))
         return 1
-    print(f"every code block at least {MIN_PX} px and on its slide ({', '.join(editions)})")
+    print(f"every code block at least {MIN_PX} px and on its slide ({', '.join(editions())})")
     return 0
 
 

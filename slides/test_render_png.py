@@ -12,7 +12,6 @@ installed (npm ci in slides/); CTest counts that as skipped.
 from __future__ import annotations
 
 import os
-import shutil
 import struct
 import subprocess
 import sys
@@ -21,10 +20,9 @@ import zlib
 from collections import Counter
 from pathlib import Path
 
-SLIDES = Path(__file__).resolve().parent
-REPO = SLIDES.parent
+from deck_tools import MARP, SLIDES, inject, renderers
+
 DECK = SLIDES / "decks" / "01_constant_memory.md"
-BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
 
 def pixels(path: Path) -> tuple[int, int, list[bytes]]:
@@ -73,25 +71,15 @@ def pixels(path: Path) -> tuple[int, int, list[bytes]]:
 
 
 def main() -> int:
-    browser = os.environ.get("CHROME_PATH") or next(filter(None, map(shutil.which, BROWSERS)),
-                                                    None)
-    if not browser:
-        print("[course] SKIPPED: no Chromium (or Chrome) found to render the slides")
-        return 77
-    marp = SLIDES / "node_modules" / ".bin" / "marp"
-    if not marp.exists():
-        print("[course] SKIPPED: no Marp in slides/node_modules (run `npm ci` in slides/)")
+    browser, skipped = renderers()
+    if skipped:
+        print(skipped)
         return 77
     with tempfile.TemporaryDirectory() as work:
         work = Path(work)
-        done = subprocess.run([sys.executable, str(SLIDES / "inject.py"), "--source-dir",
-                               str(REPO), "--out", str(work / "src"), "--edition", "student",
-                               str(DECK)], capture_output=True, text=True)
-        if done.returncode != 0:
-            print(done.stdout, done.stderr)
-            return 1
+        inject("student", work / "src", [DECK], results=False)
         env = dict(os.environ, CHROME_PATH=browser)
-        done = subprocess.run([str(marp), "--no-stdin", "--theme-set", str(SLIDES / "theme"),
+        done = subprocess.run([str(MARP), "--no-stdin", "--theme-set", str(SLIDES / "theme"),
                                "--html", "--images", "png", "--allow-local-files",
                                "--browser-path", browser, str(work / "src" / DECK.name),
                                "-o", str(work / "deck.png")],
