@@ -43,3 +43,14 @@ def renderers() -> tuple[Optional[str], Optional[str]]:
     if not MARP.exists():
         return None, "[course] SKIPPED: no Marp in slides/node_modules (run `npm ci` in slides/)"
     return browser, None
+
+
+def verdict(failures: list[str], problem: str, fine: str) -> int:
+    """Prints the failures under "FAIL: <problem> (how to mend it):", or @p fine when there are
+    none; returns the exit code."""
+    if failures:
+        print(f"FAIL: {problem} (split the slide, or elide the unchanged lines with `// ...`):")
+        print("\n".join(f"  {f}" for f in failures))
+        return 1
+    print(fine)
+    return 0

@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-from deck_tools import DECKS, editions, inject
+from deck_tools import DECKS, editions, inject, verdict
 MAX_LINES = 22
 MAX_COLUMNS = 102
 FENCE = re.compile(r"^\s*(```|~~~)")
@@ -81,14 +81,9 @@ def main() -> int:
                                         f"{block.lines} lines, {block.columns} columns")
     for deck, (lines, columns) in largest.items():
         print(f"{deck}: largest code block {lines} lines, longest line {columns} columns")
-    if failures:
-        print(f"FAIL: code blocks over {MAX_LINES} lines or {MAX_COLUMNS} columns "
-              f"(split the slide, or elide the unchanged lines with `// ...`):")
-        print("\n".join(f"  {f}" for f in failures))
-        return 1
-    print(f"every code block within {MAX_LINES} lines and {MAX_COLUMNS} columns "
-          f"({', '.join(editions())} editions)")
-    return 0
+    return verdict(failures, f"code blocks over {MAX_LINES} lines or {MAX_COLUMNS} columns",
+                   f"every code block within {MAX_LINES} lines and {MAX_COLUMNS} columns "
+                   f"({', '.join(editions())} editions)")
 
 
 if __name__ == "__main__":
