@@ -1212,11 +1212,14 @@ def mark_quick(board: Scoreboard) -> None:
 
 
 def shown_path(path: Path) -> str:
-    """path relative to the current directory when it lies below it, else as it is."""
+    """path relative to the current directory when it lies below it, else as it is (also when it
+    is the current directory itself: the grade target runs the grader from the build directory,
+    and "--build-dir ." would be wrong where the student types the command)."""
     try:
-        return str(path.relative_to(Path.cwd().resolve()))
+        relative = path.relative_to(Path.cwd().resolve())
     except ValueError:
         return str(path)
+    return str(relative) if relative.parts else str(path)
 
 
 def read_build_log(path: Optional[Path]) -> str:
