@@ -63,6 +63,14 @@ now() { date +%s.%N 2>/dev/null || date +%s; }
 # where memcheck sees a valid address.
 tool_options() { [ "$1" = memcheck ] && echo "--padding 4096"; }
 seconds_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+# sanitized TOOL ROWS [PREFIX...]: the rows ROWS of the test binary under compute-sanitizer's
+# TOOL, at the sizes the tests keep for it, the command run through PREFIX (e.g. a time limit).
+sanitized() {
+  tool=$1 rows=$2
+  shift 2
+  COURSE_QUICK=1 COURSE_SANITIZE=1 COURSE_SANITIZE_TOOL=$tool "$@" "$sanitizer" --tool "$tool" \
+    $(tool_options "$tool") --error-exitcode 1 "$exe" "--test-case=$rows"
+}
 
 if [ "$mode" = all ] && [ -n "$sanitizer" ]; then
   rows=$(echo $cases | tr ' ' ',')
@@ -70,8 +78,7 @@ if [ "$mode" = all ] && [ -n "$sanitizer" ]; then
   for tool in $tools; do
     echo "[course] rows $rows under compute-sanitizer --tool $tool"
     start=$(now)
-    COURSE_QUICK=1 COURSE_SANITIZE=1 COURSE_SANITIZE_TOOL=$tool "$sanitizer" --tool "$tool" \
-      $(tool_options "$tool") --error-exitcode 1 "$exe" "--test-case=$rows"
+    sanitized "$tool" "$rows"
     tool_rc=$?
     echo "[course] $tool: exit code $tool_rc, $(seconds_since "$start") s"
     [ "$tool_rc" -eq 77 ] && exit 77
@@ -96,8 +103,7 @@ for case in $cases; do
     rc=0
     for tool in $tools; do
       echo "[course] row $case under compute-sanitizer --tool $tool"
-      COURSE_QUICK=1 COURSE_SANITIZE=1 COURSE_SANITIZE_TOOL=$tool $limit "$sanitizer" \
-        --tool "$tool" $(tool_options "$tool") --error-exitcode 1 "$exe" "--test-case=$case"
+      sanitized "$tool" "$case" $limit
       tool_rc=$?
       [ "$tool_rc" -ne 0 ] && rc=$tool_rc && break
     done
