@@ -241,6 +241,51 @@ Ceiling pinned_both_ways(std::size_t bytes) {
           std::to_string(bytes >> 20) + " MiB each way at once, bytes of both directions", t};
 }
 
+// The FP32 roof: kChains independent multiply-add chains per thread, so that a warp always has
+// an FMA whose inputs are ready (the FMA's latency is about 4 cycles; 8 chains cover it twice).
+// x < 1 keeps every chain finite (it converges to y / (1 - x)); the store behind a test the
+// compiler cannot decide keeps the loop from being optimized away.
+constexpr int kChains = 8;
+
+__global__ void fma_peak_kernel(float* sink, int iterations, float x, float y) {
+  float chain[kChains];
+#pragma unroll
+  for (int c = 0; c < kChains; ++c)
+    chain[c] = static_cast<float>(threadIdx.x + c);
+  for (int i = 0; i < iterations; ++i) {
+#pragma unroll
+    for (int c = 0; c < kChains; ++c)
+      chain[c] = fmaf(chain[c], x, y);
+  }
+  float sum = 0.f;
+#pragma unroll
+  for (int c = 0; c < kChains; ++c)
+    sum += chain[c];
+  if (sum == -1.f)  // never: every chain is positive
+    sink[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+Ceiling fma_peak() {
+  const int sms = gpu_info().sm_count;
+  constexpr int kThreads = 256;
+  int blocks_per_sm = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, fma_peak_kernel,
+                                                           kThreads, 0));
+  const int blocks = sms * std::max(blocks_per_sm, 1);
+  constexpr int kIterations = 1 << 16;
+  DeviceBuffer<float> sink(static_cast<std::size_t>(blocks) * kThreads);
+  auto work = [&](cudaStream_t stream) {
+    fma_peak_kernel<<<blocks, kThreads, 0, stream>>>(sink.data(), kIterations, 0.999f, 0.001f);
+    CUDA_CHECK(cudaGetLastError());
+  };
+  const Timing t = time_on_gpu(work, {.warmup = 3, .repeats = 15, .flush_l2 = false});
+  const double flops = 2.0 * kChains * kIterations * static_cast<double>(blocks) * kThreads;
+  return {"FP32 FMA peak", gflop_per_s(flops, t.median_ms), "GFLOP/s",
+          "independent fmaf chains in registers, " + std::to_string(blocks) + " blocks of " +
+              std::to_string(kThreads) + " threads, a multiply-add counted as 2 FLOP",
+          t};
+}
+
 }  // namespace
 
 namespace {
@@ -274,6 +319,10 @@ const Ceiling& device_copy() {
                        " MiB, bytes read + written",
                    t};
   });
+}
+
+const Ceiling& fp32_fma_peak() {
+  return cached("fp32 fma peak", [] { return fma_peak(); });
 }
 
 const Ceiling& cub_reduce_sum(std::size_t n) {

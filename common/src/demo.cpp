@@ -29,6 +29,32 @@ void LadderReport::compute_ratios() {
   }
 }
 
+bool LadderReport::has_work() const {
+  return std::any_of(rows.begin(), rows.end(),
+                     [](const LadderRow& row) { return row.ran() && row.work.counted(); });
+}
+
+double Roofline::attainable(double ops_per_byte) const noexcept {
+  const double bandwidth_bound = memory.value * ops_per_byte;  // GB/s x ops/B = G ops/s
+  return compute.value > 0 ? std::min(compute.value, bandwidth_bound) : bandwidth_bound;
+}
+
+double Roofline::ridge() const noexcept {
+  return compute.value > 0 && memory.value > 0 ? compute.value / memory.value : 0.0;
+}
+
+Roofline roofline(const LadderReport& report) {
+  Roofline roofs;
+  roofs.memory = ceilings::device_copy();
+  if (report.ops_unit == "FLOP") roofs.compute = ceilings::fp32_fma_peak();
+  return roofs;
+}
+
+double achieved(const LadderRow& row) noexcept {
+  if (!row.ran() || !row.work.counted() || row.timing.median_ms <= 0) return 0.0;
+  return row.work.ops / (row.timing.median_ms * 1e6);
+}
+
 std::string fixed(double value, int digits) {
   std::ostringstream out;
   out << std::fixed << std::setprecision(digits) << value;
@@ -41,6 +67,8 @@ std::vector<std::vector<std::string>> table_cells(const LadderReport& report) {
   std::vector<std::vector<std::string>> cells;
   std::vector<std::string> header{"rung", "kind", "status", "time ms", report.metric_unit,
                                   "x " + report.baseline, "of ceiling"};
+  const bool roofed = report.roofline.has_value();
+  if (roofed) header.insert(header.end(), {report.ops_unit + "/B", "of roof"});
   header.insert(header.end(), report.extra_columns.begin(), report.extra_columns.end());
   header.push_back("note");
   cells.push_back(header);
@@ -52,6 +80,14 @@ std::vector<std::vector<std::string>> table_cells(const LadderReport& report) {
                                row.share > 0 ? fixed(100.0 * row.share, 1) + " %" : "-"});
     } else {
       line.insert(line.end(), {"-", "-", "-", "-"});
+    }
+    if (roofed) {
+      // Intensity to 3 significant digits or so; the share of what that intensity can reach.
+      const double intensity = row.work.intensity();
+      const double roof = report.roofline->attainable(intensity);
+      line.push_back(row.work.counted() ? fixed(intensity, intensity < 1 ? 3 : 1) : "-");
+      line.push_back(achieved(row) > 0 && roof > 0 ? fixed(100.0 * achieved(row) / roof, 1) + " %"
+                                                   : "-");
     }
     for (std::size_t c = 0; c < report.extra_columns.size(); ++c)
       line.push_back(row.ran() && c < row.extra.size() ? row.extra[c] : "-");
@@ -70,7 +106,18 @@ void print_text(const LadderReport& report, std::ostream& out) {
     for (std::size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
   out << "\n" << report.title << "\n";
   out << "ceiling: " << report.ceiling.name << " = " << fixed(report.ceiling.value, 1) << " "
-      << report.ceiling.unit << " (" << report.ceiling.what << ")\n\n";
+      << report.ceiling.unit << " (" << report.ceiling.what << ")\n";
+  if (const auto& roofs = report.roofline) {
+    out << "roofline: memory roof = " << roofs->memory.name << " " << fixed(roofs->memory.value, 1)
+        << " GB/s";
+    if (roofs->compute.value > 0)
+      out << ", compute roof = " << roofs->compute.name << " " << fixed(roofs->compute.value, 1)
+          << " GFLOP/s, ridge at " << fixed(roofs->ridge(), 1) << " FLOP/B";
+    else
+      out << " (" << report.ops_unit << "s are not FP32 arithmetic: no compute roof)";
+    out << "\n";
+  }
+  out << "\n";
   for (std::size_t r = 0; r < cells.size(); ++r) {
     for (std::size_t c = 0; c < cells[r].size(); ++c) {
       const bool left = c < 3 || c + 1 == cells[r].size();  // names and the note; numbers right
@@ -88,14 +135,14 @@ void print_text(const LadderReport& report, std::ostream& out) {
 }
 
 void print_csv(const LadderReport& report, std::ostream& out) {
-  out << "table,rung,kind,status,median_ms,min_ms,max_ms,metric,unit,speedup,share,note";
+  out << "table,rung,kind,status,median_ms,min_ms,max_ms,metric,unit,speedup,share,ops,bytes,note";
   for (const auto& column : report.extra_columns) out << ",\"" << column << '"';
   out << "\n";
   for (const auto& row : report.rows) {
     out << '"' << report.title << "\"," << row.rung << ',' << row.kind << ',' << row.status << ','
         << row.timing.median_ms << ',' << row.timing.min_ms << ',' << row.timing.max_ms << ','
         << row.metric << ',' << report.metric_unit << ',' << row.speedup << ',' << row.share
-        << ",\"" << row.note << '"';
+        << ',' << row.work.ops << ',' << row.work.bytes << ",\"" << row.note << '"';
     for (std::size_t c = 0; c < report.extra_columns.size(); ++c)
       out << ',' << (c < row.extra.size() ? row.extra[c] : "");
     out << "\n";
@@ -128,6 +175,17 @@ std::string to_json(const std::vector<LadderReport>& reports, const std::string&
                                {"note", row.note}});
       for (std::size_t c = 0; c < report.extra_columns.size() && c < row.extra.size(); ++c)
         table["rows"].back()["extra"][report.extra_columns[c]] = row.extra[c];
+      if (row.work.counted())
+        table["rows"].back()["work"] = {{"ops", row.work.ops}, {"bytes", row.work.bytes}};
+    }
+    if (const auto& roofs = report.roofline) {
+      auto roof = [](const ceilings::Ceiling& c) -> nlohmann::json {
+        if (c.value <= 0) return nullptr;
+        return {{"name", c.name}, {"value", c.value}, {"unit", c.unit}, {"what", c.what}};
+      };
+      table["roofline"] = {{"ops_unit", report.ops_unit},
+                           {"memory", roof(roofs->memory)},
+                           {"compute", roof(roofs->compute)}};
     }
     table["notes"] = report.notes;
     doc["tables"].push_back(table);
@@ -265,7 +323,10 @@ int run_demo(int argc, char** argv, const DemoSpec& spec) {
     }
     if (!options.json && !options.csv) std::cout << "GPU: " << describe(gpu_info()) << "\n";
     auto reports = spec.run(options);
-    for (auto& report : reports) report.compute_ratios();
+    for (auto& report : reports) {
+      report.compute_ratios();
+      if (report.has_work()) report.roofline = roofline(report);
+    }
     if (options.json) {
       std::cout << to_json(reports, spec.lesson) << "\n";
     } else {

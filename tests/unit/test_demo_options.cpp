@@ -52,4 +52,33 @@ TEST_SUITE("cpu") {
     CHECK(table.baseline == "naive");
     CHECK(table.notes == std::vector<std::string>{"note"});
   }
+
+  TEST_CASE("the roofline: the lower roof, the ridge, each row's share of what its intensity allows") {
+    course::Roofline roofs;
+    roofs.memory.value = 3000.0;    // GB/s
+    roofs.compute.value = 60000.0;  // GFLOP/s
+    CHECK(roofs.ridge() == doctest::Approx(20.0));
+    CHECK(roofs.attainable(0.25) == doctest::Approx(750.0));     // under the memory roof
+    CHECK(roofs.attainable(100.0) == doctest::Approx(60000.0));  // under the compute roof
+    course::Roofline memory_only;
+    memory_only.memory.value = 3000.0;
+    CHECK(memory_only.ridge() == 0.0);
+    CHECK(memory_only.attainable(0.125) == doctest::Approx(375.0));  // no compute roof to meet
+
+    course::LadderReport report;
+    course::LadderRow row;
+    row.status = "ok";
+    row.timing.median_ms = 2.0;
+    row.work = {.ops = 4e9, .bytes = 8e9};
+    CHECK(row.work.intensity() == doctest::Approx(0.5));
+    CHECK(course::achieved(row) == doctest::Approx(2000.0));  // 4e9 / 2 ms = 2000 G ops/s
+    report.rows.push_back(row);
+    CHECK(report.has_work());
+    report.rows.back().status = "not implemented";  // a row that did not run is not on it
+    CHECK_FALSE(report.has_work());
+    CHECK(course::achieved(report.rows.back()) == 0.0);
+    report.rows.back().status = "ok";
+    report.rows.back().work = {};
+    CHECK_FALSE(report.has_work());
+  }
 }

@@ -28,6 +28,12 @@ struct Ceiling {
 /// the GPU's memory if smaller).
 [[nodiscard]] const Ceiling& device_copy();
 
+/// FP32 fused multiply-adds from registers, every SM busy: the compute roof of the lessons'
+/// rooflines, in GFLOP/s (a multiply-add counts 2). Measured, not taken from a spec sheet: a
+/// kernel of independent FMA chains, enough of them per warp and enough warps per SM to hide the
+/// FMA's latency, so that the FP32 pipes issue every cycle they can at this GPU's clock.
+[[nodiscard]] const Ceiling& fp32_fma_peak();
+
 /// CUB DeviceReduce::Sum over @p n random floats: bytes read per second.
 [[nodiscard]] const Ceiling& cub_reduce_sum(std::size_t n);
 

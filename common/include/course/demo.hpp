@@ -22,6 +22,33 @@ class App;
 
 namespace course {
 
+/// What one launch of a rung must do, counted as the lesson's text counts it: where the rung
+/// stands on the roofline. Counts of what the algorithm needs, never of what the cache did (a
+/// profiler measures that: the lesson's profile target).
+struct Work {
+  /// Operations per launch, in LadderReport::ops_unit: FP32 FLOP (a multiply-add is 2) for the
+  /// arithmetic lessons, the lesson's own unit (elements moved, keys sorted) for the others.
+  double ops = 0;
+  /// Bytes that must move between DRAM and the SMs per launch: each input read once, each output
+  /// written once, plus what the rung's algorithm adds on purpose (e.g. a sort's passes).
+  double bytes = 0;
+  /// True when the lesson counted this rung's work.
+  [[nodiscard]] bool counted() const noexcept { return ops > 0 && bytes > 0; }
+  /// Operational intensity: ops per byte.
+  [[nodiscard]] double intensity() const noexcept { return bytes > 0 ? ops / bytes : 0.0; }
+};
+
+/// The roofs a table's rungs are placed under, measured in this run (see roofline()).
+struct Roofline {
+  ceilings::Ceiling memory;   ///< the device copy, GB/s
+  /// The FP32 FMA peak, GFLOP/s; empty (value 0) when the table does not count FLOP.
+  ceilings::Ceiling compute;
+  /// What a rung of intensity @p ops_per_byte can reach, in G ops/s: the lower roof.
+  [[nodiscard]] double attainable(double ops_per_byte) const noexcept;
+  /// The intensity where the roofs meet (ops per byte); 0 without a compute roof.
+  [[nodiscard]] double ridge() const noexcept;
+};
+
 /// One rung's line in a ladder table.
 struct LadderRow {
   std::string rung;         ///< the Variant's name
@@ -33,6 +60,7 @@ struct LadderRow {
   double share = 0.0;       ///< of the report's ceiling
   std::string note;         ///< extra, e.g. threads per block
   std::vector<std::string> extra;  ///< values of the report's extra columns, in their order
+  Work work;                ///< what one launch must do (empty: not on the roofline)
   /// True when the rung ran to the end (right or wrong), so its timing means something.
   [[nodiscard]] bool ran() const { return status == "ok" || status == "WRONG"; }
 };
@@ -46,9 +74,23 @@ struct LadderReport {
   std::vector<LadderRow> rows;    ///< one per rung, in teaching order
   std::vector<std::string> notes;  ///< printed under the table
   std::vector<std::string> extra_columns;  ///< headers of lesson-specific columns (e.g. "H2D ms")
+  /// The unit of the rows' Work::ops: "FLOP" (FP32) puts the table under the FP32 FMA peak as
+  /// well as the memory roof; any other unit (e.g. "element", "key") under the memory roof only.
+  std::string ops_unit = "FLOP";
+  /// Filled by run_demo() when a row's work is counted; empty otherwise.
+  std::optional<Roofline> roofline;
   /// Fills each row's speedup and share from its timing and metric.
   void compute_ratios();
+  /// True when some row that ran has its work counted.
+  [[nodiscard]] bool has_work() const;
 };
+
+/// The roofline for @p report, measured in this run: the device copy, and the FP32 FMA peak when
+/// the report counts FLOP. run_demo() attaches it to every report with counted work.
+[[nodiscard]] Roofline roofline(const LadderReport& report);
+
+/// A row's achieved rate in G ops/s (ops / median time); 0 when it did not run or is not counted.
+[[nodiscard]] double achieved(const LadderRow& row) noexcept;
 
 /// Prints @p report as an aligned text table.
 void print_text(const LadderReport& report, std::ostream& out);
