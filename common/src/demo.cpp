@@ -131,6 +131,7 @@ void print_text(const LadderReport& report, std::ostream& out) {
       out << std::string(total - 2, '-') << "\n";
     }
   }
+  if (report.timeline) out << "\n" << trace_chart(*report.timeline);
   for (const auto& note : report.notes) out << note << "\n";
 }
 
@@ -186,6 +187,23 @@ std::string to_json(const std::vector<LadderReport>& reports, const std::string&
       table["roofline"] = {{"ops_unit", report.ops_unit},
                            {"memory", roof(roofs->memory)},
                            {"compute", roof(roofs->compute)}};
+    }
+    if (const auto& trace = report.timeline) {
+      nlohmann::json spans = nlohmann::json::array();
+      const auto streams = trace->streams();
+      for (const auto& span : trace->spans) {
+        const auto lane = std::find(streams.begin(), streams.end(), span.stream) - streams.begin();
+        spans.push_back({{"lane", lane},
+                         {"kind", span.kind},
+                         {"name", span.name},
+                         {"start_ms", span.start_ms},
+                         {"end_ms", span.end_ms},
+                         {"bytes", span.bytes}});
+      }
+      table["timeline"] = {{"lanes", streams.size()},
+                           {"wall_ms", trace->wall_ms()},
+                           {"busy_ms", trace->busy_ms()},
+                           {"spans", spans}};
     }
     table["notes"] = report.notes;
     doc["tables"].push_back(table);

@@ -81,4 +81,20 @@ TEST_SUITE("cpu") {
     report.rows.back().work = {};
     CHECK_FALSE(report.has_work());
   }
+
+  TEST_CASE("a traced pipeline as text: a lane per stream, the overlap summed") {
+    course::Trace trace;
+    // Stream 7 copies in [0, 2) then computes in [2, 4); stream 9 copies in [2, 4): 2 ms overlap.
+    trace.spans = {{7, "H2D", "", 0.0, 2.0, 1e6},
+                   {7, "kernel", "blur_kernel", 2.0, 4.0, 0},
+                   {9, "H2D", "", 2.0, 4.0, 1e6}};
+    CHECK(trace.streams() == std::vector<std::uint32_t>{7, 9});
+    CHECK(trace.wall_ms() == doctest::Approx(4.0));
+    CHECK(trace.busy_ms() == doctest::Approx(6.0));
+    const std::string chart = course::trace_chart(trace, 8);
+    CHECK(chart.find("stream 0  |HHHHKKKK|") != std::string::npos);
+    CHECK(chart.find("stream 1  |....HHHH|") != std::string::npos);
+    CHECK(chart.find("2.000 ms of it overlapped") != std::string::npos);
+    CHECK(course::trace_chart(course::Trace{}).find("no GPU work") != std::string::npos);
+  }
 }

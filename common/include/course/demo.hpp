@@ -15,6 +15,7 @@
 
 #include "course/ceilings.hpp"
 #include "course/timer.hpp"
+#include "course/trace.hpp"
 
 namespace CLI {
 class App;
@@ -79,6 +80,9 @@ struct LadderReport {
   std::string ops_unit = "FLOP";
   /// Filled by run_demo() when a row's work is counted; empty otherwise.
   std::optional<Roofline> roofline;
+  /// What ran when, for a table that shows a pipeline (course::trace_gpu()): printed as a chart
+  /// under the table and written to the JSON, where the chart tool draws it.
+  std::optional<Trace> timeline;
   /// Fills each row's speedup and share from its timing and metric.
   void compute_ratios();
   /// True when some row that ran has its work counted.
