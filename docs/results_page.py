@@ -29,7 +29,12 @@ def page(results_dir: Path, images: Path) -> str:
            "Each lesson's ladders as its demo measured them (`lessonNN_demo_solution --json`): "
            "the committed set in `slides/results/`, which the slides show too. Each chart draws "
            "a rung's share of the table's ceiling; the dashed line is 100 %. A sweep (the same "
-           "rungs at each array length, say) is drawn as one line per rung. To measure on your "
+           "rungs at each array length, say) is drawn as one line per rung. A table whose rungs "
+           "count their work also gets a roofline: each rung at its operations per byte that "
+           "must cross DRAM and its achieved rate, under the memory roof (the device copy) and, "
+           "for FP32 arithmetic, the compute roof (an FP32 FMA peak), both measured in the same "
+           "run; the percentage beside a rung is its share of the roof above it. Lesson 06's "
+           "timeline shows its streams rung's copies and kernels as the GPU ran them. To measure on your "
            "own GPU, build the demos and run `cmake --build --preset dev --target results`, then "
            "build the docs again (see `slides/results/README.md`).", ""]
     images.mkdir(parents=True, exist_ok=True)

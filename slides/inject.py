@@ -30,6 +30,12 @@ Directives, each alone on its line:
         decks are rendered with Marp's --html); without the results file, the same line saying
         how to make it.
 
+    <!-- roofline: lessons/03_matmul [K] -->
+        The roofline of the lesson's K-th table that has one (default the first), drawn by
+        chart.py from the same JSON: the rungs at their operations per DRAM byte and achieved
+        rate under the memory and compute roofs measured in the same run; without the file, or
+        when it predates the rooflines, a line saying how to make it.
+
 Edition markers (tools/edition_text.py) choose text per edition: an
 `<!-- instructor:begin -->` ... `<!-- instructor:end -->` block is left out of the student
 decks, a `<!-- student:begin` ... `student:end -->` block is shown only there.
@@ -60,6 +66,7 @@ import exercise  # noqa: E402  (slides/exercise.py)
 SNIPPET = re.compile(r"^\s*<!--\s*snippet:\s*(?P<args>.*?)\s*-->\s*$")
 RESULTS = re.compile(r"^\s*<!--\s*results:\s*(?P<args>.*?)\s*-->\s*$")
 CHART = re.compile(r"^\s*<!--\s*chart:\s*(?P<args>.*?)\s*-->\s*$")
+ROOFLINE = re.compile(r"^\s*<!--\s*roofline:\s*(?P<args>.*?)\s*-->\s*$")
 EXERCISE_CAPTION = "<small>Your exercise, in `{path}` (the instructor edition shows the solution).</small>"
 EXERCISE_ELSEWHERE = "*Your exercise: the `TODO(student)` comments in `{path}`.*"
 
@@ -240,18 +247,25 @@ def missing(lesson: str, tag: str, what: str, edition: str = "instructor") -> li
 
 
 def charts(results_dir: Path, lesson_dir: str, height: int = 540,
-           edition: str = "instructor") -> list[str]:
-    """The lesson's ladders as inline SVG charts, in one HTML block (no blank line inside)."""
+           edition: str = "instructor", roofline: int | None = None) -> list[str]:
+    """The lesson's ladders as inline SVG charts, in one HTML block (no blank line inside); with
+    ROOFLINE = K, the K-th roofline (1-based) instead."""
     lesson = Path(lesson_dir).name
     tag = "lesson" + lesson[:2]
     path = results_dir / f"{lesson}.json"
+    what = "roofline" if roofline else "chart"
     if not path.is_file():
-        return missing(lesson, tag, "chart", edition)
+        return missing(lesson, tag, what, edition)
     try:
-        images = chart_svg.svgs(chart_svg.load(path))
+        doc = chart_svg.load(path)
+        images = chart_svg.svgs(doc) if roofline is None else chart_svg.rooflines(doc)
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise DeckError(f"{path}: not the output of `{tag}_demo_solution --json` "
                         f"({type(error).__name__}: {error})") from error
+    if roofline is not None:
+        if len(images) < roofline:   # results measured before the demos counted their work
+            return missing(lesson, tag, what, edition)
+        images = [images[roofline - 1]]
     out = [f'<div class="charts" style="display:flex;flex-direction:column;gap:8px;'
            f'height:{height}px">']
     for image in images:
@@ -282,6 +296,7 @@ def expand(deck: Path, source_dir: Path, results_dir: Path, edition: str) -> tup
         snippet_match = None if in_fence else SNIPPET.match(line)
         results_match = None if in_fence else RESULTS.match(line)
         chart_match = None if in_fence else CHART.match(line)
+        roofline_match = None if in_fence else ROOFLINE.match(line)
         try:
             if snippet_match:
                 args = snippet_match.group("args").split()
@@ -312,6 +327,14 @@ def expand(deck: Path, source_dir: Path, results_dir: Path, edition: str) -> tup
                 if len(args) != 1:
                     raise DeckError("write <!-- chart: lessons/<NN_name> -->")
                 out.extend(charts(results_dir, args[0], edition=edition))
+                count += 1
+            elif roofline_match:
+                args = roofline_match.group("args").split()
+                if len(args) not in (1, 2) or (len(args) == 2 and not args[1].isdigit()) or \
+                        (len(args) == 2 and int(args[1]) < 1):
+                    raise DeckError("write <!-- roofline: lessons/<NN_name> [K] -->")
+                out.extend(charts(results_dir, args[0], edition=edition,
+                                  roofline=int(args[1]) if len(args) == 2 else 1))
                 count += 1
             else:
                 out.append(line)

@@ -2,6 +2,8 @@
 """Tests of chart.py: each table of a demo's JSON becomes one SVG, which parses as XML, holds one
 bar per rung, and draws bars whose widths are proportional to the rungs' shares; a sweep becomes
 a line chart with one line per swept rung and a reference line per other rung and the ceiling.
+A table with its work and roofs also gets a roofline whose points sit where the rungs' intensity
+and rate put them, under the lower of the two roofs; a table with a timeline is drawn as lanes.
 Also draws every committed set in slides/results.
 
     python3 slides/test_chart.py            (CTest: slides/chart, labels unit;cpu;slides)
@@ -163,6 +165,48 @@ class Chart(unittest.TestCase):
                     self.assertEqual(len(lines(image)), len(found.lines), path.name)
                 else:
                     self.assertEqual(len(bars(image)), len(table["rows"]), path.name)
+
+    def test_roofline_points_sit_at_intensity_and_rate(self):
+        table = json.loads(json.dumps(DOC["tables"][0]))
+        table["rows"][0].update(median_ms=2.0, work={"ops": 8e9, "bytes": 4e9})   # 2 ops/B, 4000
+        table["rows"][1].update(median_ms=1.0, work={"ops": 64e9, "bytes": 1e9})  # 64, 64000
+        table["roofline"] = {"ops_unit": "FLOP",
+                             "memory": {"name": "device copy", "value": 3000.0, "unit": "GB/s",
+                                        "what": "w"},
+                             "compute": {"name": "FP32 FMA peak", "value": 60000.0,
+                                         "unit": "GFLOP/s", "what": "w"}}
+        doc = dict(DOC, tables=[table, DOC["tables"][1]])
+        images = chart.rooflines(doc)
+        self.assertEqual(len(images), 1)   # the second table counts no work
+        points = [e for e in ET.fromstring(images[0]).iter(f"{SVG}circle")
+                  if e.get("class") == "point"]
+        self.assertEqual([p.get("data-rung") for p in points], ["naive", "tiled"])
+        self.assertAlmostEqual(float(points[0].get("data-intensity")), 2.0)
+        self.assertAlmostEqual(float(points[0].get("data-rate")), 4000.0)
+        # naive: 4000 of 3000 x 2 = 6000 attainable; tiled: 64000 of the 60000 compute roof.
+        self.assertAlmostEqual(float(points[0].get("data-of-roof")), 4000 / 6000, places=4)
+        self.assertAlmostEqual(float(points[1].get("data-of-roof")), 64000 / 60000, places=4)
+        self.assertIn("ridge 20.0 FLOP/B", images[0])
+        memory_only = json.loads(json.dumps(table))
+        memory_only["roofline"].update(ops_unit="element", compute=None)
+        text = chart.roofline_svg(memory_only, "GPU")
+        self.assertNotIn("ridge", text)
+        self.assertIn("no compute roof", text)
+
+    def test_timeline_is_drawn_as_lanes(self):
+        table = {"title": "trip", "metric_unit": "GB/s", "baseline": "pinned",
+                 "ceiling": {"name": "c", "value": 1.0, "unit": "GB/s", "what": "w"},
+                 "rows": [{"rung": "streams", "kind": "exercise", "status": "ok", "share": 0.5}],
+                 "timeline": {"lanes": 2, "wall_ms": 4.0, "busy_ms": 6.0, "spans": [
+                     {"lane": 0, "kind": "H2D", "name": "", "start_ms": 0.0, "end_ms": 2.0},
+                     {"lane": 1, "kind": "kernel", "name": "k", "start_ms": 2.0, "end_ms": 4.0},
+                     {"lane": 0, "kind": "D2H", "name": "", "start_ms": 2.0, "end_ms": 4.0}]}}
+        [image] = chart.svgs(dict(DOC, tables=[table]))
+        spans = [e for e in ET.fromstring(image).iter(f"{SVG}rect") if e.get("class") == "span"]
+        self.assertEqual([(s.get("data-kind"), s.get("data-lane")) for s in spans],
+                         [("H2D", "0"), ("kernel", "1"), ("D2H", "0")])
+        self.assertAlmostEqual(float(spans[1].get("width")), float(spans[2].get("width")))
+        self.assertIn("2.00 ms overlapped", image)
 
 
 if __name__ == "__main__":

@@ -60,6 +60,7 @@ class Decks(unittest.TestCase):
                 self.assertNotIn("<!-- snippet:", edition[deck.name])
                 self.assertNotIn("<!-- results:", edition[deck.name])
                 self.assertNotIn("<!-- chart:", edition[deck.name])
+                self.assertNotIn("<!-- roofline:", edition[deck.name])
             for file_name, name, ranges in directives:
                 if file_name.startswith("solutions/"):
                     # The student deck shows the rung's exercise: the skeleton's stub and hints.
@@ -248,6 +249,37 @@ class Directives(unittest.TestCase):
             done, _ = self.inject("<!-- results: lessons/02_transpose -->\n", Path(results))
         self.assertEqual(done.returncode, 1)
         self.assertIn("not the output of `lesson02_demo_solution --json`", done.stderr)
+
+    def test_roofline_directive(self):
+        done, text = self.inject("<!-- roofline: lessons/02_transpose -->\n")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("Run `lesson02_demo_solution --json` to fill this roofline.", text)
+        doc = json.loads((SLIDES / "results" / "02_transpose.json").read_text())
+        table = doc["tables"][0]
+        for row in table["rows"]:
+            row["work"] = {"ops": 2.0 ** 26, "bytes": 2.0 ** 29}
+        table["roofline"] = {"ops_unit": "element", "compute": None,
+                             "memory": {"name": "device copy", "value": 3000.0, "unit": "GB/s",
+                                        "what": "w"}}
+        with tempfile.TemporaryDirectory() as results:
+            (Path(results) / "02_transpose.json").write_text(json.dumps(doc), encoding="utf-8")
+            done, text = self.inject("<!-- roofline: lessons/02_transpose -->\n", Path(results))
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertEqual(text.count("<svg "), 1)
+            self.assertEqual(text.count('class="point"'), len(table["rows"]))
+            done, text = self.inject("<!-- roofline: lessons/02_transpose 2 -->\n", Path(results))
+            self.assertIn("to fill this roofline", text)   # there is one roofline only
+        done, _ = self.inject("<!-- roofline: lessons/02_transpose zero -->\n")
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("write <!-- roofline: lessons/<NN_name> [K] -->", done.stderr)
+
+    def test_every_deck_has_a_roofline_after_its_chart(self):
+        for deck in DECKS:
+            text = deck.read_text(encoding="utf-8")
+            lesson = re.search(r"<!--\s*chart:\s*(\S+)\s*-->", text)
+            if lesson is None:
+                continue
+            self.assertIn(f"<!-- roofline: {lesson.group(1)} -->", text, deck.name)
 
 
 if __name__ == "__main__":
