@@ -5,7 +5,8 @@
 # $OUT (default: build/gpu-check).
 #   tools/gpu_check.sh [extra cmake -D options...]
 # Environment: COURSE_CHECK_STEPS picks steps (default "build unit solution mutant skeleton
-# sanitize demos grade full"; "instructor" runs every test but the sanitizers in one CTest run, as
+# sanitize demos grade full"; "profile" runs every profile_lessonNN target into profile.txt;
+# "results" rewrites slides/results/*.json on this GPU (slides-results.tgz); "instructor" runs every test but the sanitizers in one CTest run, as
 # the suite's time is measured; a call may run some now and the rest in a later call over the
 # same build tree); COURSE_CHECK_LESSONS="03;04" builds and checks only those lessons;
 # COURSE_CHECK_JOBS sets ctest -j (default 8: correctness rows share the GPU, timed rows run
@@ -72,6 +73,24 @@ if wants demos; then
     "$demo" --json >"build/dev/$(basename "$demo").json" 2>>"$out/demos.txt"
   done
   tar -czf "$out/results.tgz" -C build/dev $(cd build/dev && ls lesson*_demo_solution.json)
+fi
+
+if wants profile; then
+  # Every lesson's profile target (Nsight Compute on its pair of rungs), one after another.
+  step profile targets
+  for target in $(cmake --build build/dev --target help | grep -o "profile_lesson[0-9]*" | sort -u); do
+    start=$SECONDS
+    cmake --build build/dev --target "$target" >>"$out/profile.txt" 2>&1
+    echo "$target rc=$? $((SECONDS - start)) s" | tee -a "$out/summary.txt"
+  done
+fi
+
+if wants results; then
+  # The committed measured results, rewritten on this GPU (slides/results/*.json).
+  step results
+  cmake --build build/dev --target results >"$out/results.txt" 2>&1
+  echo "results rc=$?" | tee -a "$out/summary.txt"
+  tar -czf "$out/slides-results.tgz" slides/results/*.json
 fi
 
 if wants grade; then
