@@ -43,10 +43,19 @@ class Bench {
 
   /// Bytes the table writes: 4 per element (it reads nothing).
   [[nodiscard]] double table_bytes() const { return 4.0 * static_cast<double>(config_.n); }
+  /// Floating-point operations of the table, for the roofline: a multiply (i * step), a square
+  /// root and a sine per element, each counted as one operation (3 n).
+  [[nodiscard]] double table_flops() const { return 3.0 * static_cast<double>(config_.n); }
   /// Floating-point operations of a polynomial rung: one multiply and one add per coefficient
   /// after the first, for every point (2 * degree * n).
   [[nodiscard]] double poly_flops() const {
     return 2.0 * config_.degree * static_cast<double>(config_.n);
+  }
+  /// Bytes a polynomial rung must move between DRAM and the SMs, for the roofline: each point
+  /// read and each result written once (8 per point), and the coefficients read once (@p sets
+  /// sets of degree + 1 floats: 1 for poly_global and poly_constant).
+  [[nodiscard]] double poly_bytes(int sets) const {
+    return 8.0 * static_cast<double>(config_.n) + 4.0 * sets * (config_.degree + 1);
   }
   /// The configuration.
   [[nodiscard]] const BenchConfig& config() const { return config_; }

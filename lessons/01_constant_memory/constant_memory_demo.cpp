@@ -35,14 +35,17 @@ LadderRow start_row(Variant variant) {
 
 // Times @p variant with the tests' procedure (constant_memory_bench.hpp): fresh inputs before
 // every launch, every timed output checked, the harness's stream and clock. @p metric_of turns
-// the median time into the row's metric. A wrong timed output marks the row WRONG, with a note.
+// the median time into the row's metric; @p work is one launch's work, for the roofline. A wrong
+// timed output marks the row WRONG, with a note.
 LadderRow measure_row(Bench& bench, Variant variant, const MeasureOptions& options,
-                      const std::function<double(double)>& metric_of, LadderReport& report) {
+                      const std::function<double(double)>& metric_of, Work work,
+                      LadderReport& report) {
   LadderRow row = start_row(variant);
   Measurement measured;
   row.status = try_rung([&] { measured = measure(bench.trial(variant), options); });
   if (row.status == "ok") {
     row.timing = measured.timing;
+    row.work = work;
     if (row.timing.median_ms > 0)
       row.metric = metric_of(row.timing.median_ms);
     if (!measured.sound()) {
@@ -72,10 +75,13 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const PolyOptio
     table.ceiling = ceilings::device_copy();
     table.notes = {
         "GB/s counts the bytes written (nothing is read); the ceiling counts a copy's "
-        "bytes read + written. Each timed launch had a new step and was checked."};
+        "bytes read + written. Each timed launch had a new step and was checked.",
+        "Roofline: 3 FLOP per element (the multiply i * step, the square root and the sine, "
+        "each counted as one operation) over the 4 bytes written: 0.75 FLOP/B."};
     table.rows.push_back(measure_row(
         bench, Variant::Table, measure_options,
-        [&](double ms) { return gb_per_s(bench.table_bytes(), ms); }, table));
+        [&](double ms) { return gb_per_s(bench.table_bytes(), ms); },
+        {bench.table_flops(), bench.table_bytes()}, table));
     reports.push_back(table);
   }
 
@@ -88,14 +94,19 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const PolyOptio
   poly.notes = {
       "GFLOP/s counts one multiply and one add per coefficient and point (2 * degree * n); "
       "the ceiling is cuBLAS SGEMM 4096^3 in FP32 without tensor cores, measured in this run. "
-      "Each timed launch had new points and coefficients and was checked."};
+      "Each timed launch had new points and coefficients and was checked.",
+      "Roofline: the same 2 * degree * n FLOP over the bytes that must cross DRAM: each point "
+      "read and each result written once (8 n), plus the coefficients once (4 (degree + 1) "
+      "per set)."};
   for (const Variant variant :
        {Variant::PolyGlobal, Variant::PolyConstant, Variant::PolyConstantDivergent}) {
     if (!options.wants(std::string(name_of(variant))))
       continue;
+    const int row_sets = variant == Variant::PolyConstantDivergent ? sets : 1;
     LadderRow row = measure_row(
         bench, variant, measure_options,
-        [&](double ms) { return gflop_per_s(bench.poly_flops(), ms); }, poly);
+        [&](double ms) { return gflop_per_s(bench.poly_flops(), ms); },
+        {bench.poly_flops(), bench.poly_bytes(row_sets)}, poly);
     if (variant == Variant::PolyConstantDivergent)
       row.note = std::to_string(sets) + " sets";
     poly.rows.push_back(row);
