@@ -41,6 +41,13 @@ class Bench {
   [[nodiscard]] Trial trial_tiled(int tile);
   /// 2 M N K, the floating-point operations of one product.
   [[nodiscard]] double flops() const { return 2.0 * m_ * n_ * static_cast<double>(k_); }
+  /// 4 (M K + K N + M N), the bytes one product must move between DRAM and the SMs: A and B
+  /// read once, C written once. What the L2 serves again (tiles reread by other blocks) is the
+  /// cache's work, not the algorithm's, and is not counted.
+  [[nodiscard]] double bytes() const {
+    return 4.0 * (static_cast<double>(m_) * k_ + static_cast<double>(k_) * n_ +
+                  static_cast<double>(m_) * n_);
+  }
 
  private:
   // A trial with everything but the launch: the inputs, the reference and the output.

@@ -31,6 +31,11 @@ constexpr const char* kDefaultSize = "4096";  // the matmul lab report's matrice
 constexpr PublishedRow kLabTable31[] = {{"naive", "global memory", 2484.06},
                                         {"tiled", "shared memory", 133.47}};
 
+// How the rows' work is counted for the roofline, in every table of this demo.
+constexpr const char* kRooflineNote =
+    "Roofline: 2 M N K FLOP over 4 (M K + K N + M N) bytes, A and B read once and C written once "
+    "(what the L2 serves again is not counted), for every rung.";
+
 // --sweep size: the square sizes n x n x n of the data-parallelism report's study.
 constexpr std::array<int, 5> kSizeSweep{256, 512, 1024, 2048, 4096};
 
@@ -65,8 +70,11 @@ std::optional<Dims> parse_dims(const std::string& text) {
 // One rung's row: timed by the harness's measuring procedure (matmul_bench.hpp), the same one
 // that grades it. "WRONG" when a timed product was wrong or work escaped the timed stream, with
 // the reason in the note; "not implemented" or an error's first words when it did not run.
+// @p problem's flops() and bytes() are the row's work on the roofline.
 LadderRow run_row(const std::string& rung, std::string_view kind, int threads, int outputs,
-                  const Trial& trial, const MeasureOptions& measure_options, double flops) {
+                  const Trial& trial, const MeasureOptions& measure_options,
+                  const lesson03::bench::Bench& problem) {
+  const double flops = problem.flops();
   LadderRow row;
   row.rung = rung;
   row.kind = kind;
@@ -79,6 +87,7 @@ LadderRow run_row(const std::string& rung, std::string_view kind, int threads, i
     row.note = measured.failure;
   }
   row.timing = measured.timing;
+  row.work = {flops, problem.bytes()};
   if (row.timing.median_ms > 0)
     row.metric = gflop_per_s(flops, row.timing.median_ms);
   row.extra = {std::to_string(threads), std::to_string(outputs)};
@@ -92,7 +101,7 @@ std::string shape_text(Dims d) {
 // The memory lab's Table 3.1 beside this run's naive and tiled rows of @p ladder (copied, not
 // timed again); no rows when --variant left both out.
 LadderReport table_3_1(const LadderReport& ladder, Dims d, const std::string& input_text) {
-  return published_beside(
+  LadderReport table = published_beside(
       ladder, kLabTable31,
       "The memory lab's Table 3.1, live: global memory (naive) against shared memory (tiled), "
       "C = A B with M x N x K = " +
@@ -103,6 +112,8 @@ LadderReport table_3_1(const LadderReport& ladder, Dims d, const std::string& in
       "tiles; here: " +
           gpu_info().name + ", " + shape_text(d) + ", TILE = " + std::to_string(kTiledTile) +
           ", the ladder's timings above (not timed again); x naive: this run's speedup.");
+  table.notes.push_back(kRooflineNote);
+  return table;
 }
 
 // The data-parallelism report's study: the rungs graded for speed (or those --variant names) at
@@ -142,7 +153,7 @@ LadderReport size_sweep(const DemoOptions& options, const LadderReport& ladder, 
         if (!problem)
           problem.emplace(n, n, n, input);
         row = run_row(std::string(info.name), info.kind, info.threads, info.outputs,
-                      problem->trial(info.variant), measure_options, problem->flops());
+                      problem->trial(info.variant), measure_options, *problem);
       }
       row.extra = {std::to_string(n)};
       if (row.ran() && ceiling.value > 0)
@@ -173,7 +184,8 @@ LadderReport size_sweep(const DemoOptions& options, const LadderReport& ladder, 
   for (const auto& rows : by_rung)
     sweep.rows.insert(sweep.rows.end(), rows.begin(), rows.end());
   sweep.notes = {"cuBLAS SGEMM at each n, GFLOP/s, measured in this run: " + ceiling_text + ".",
-                 "Rows at the ladder's own shape are the ladder's timings (not timed again)."};
+                 "Rows at the ladder's own shape are the ladder's timings (not timed again).",
+                 kRooflineNote};
   return sweep;
 }
 
@@ -202,13 +214,14 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Matm
     if (!options.wants(std::string(info.name)))
       continue;
     ladder.rows.push_back(run_row(std::string(info.name), info.kind, info.threads, info.outputs,
-                                  problem.trial(info.variant), measure_options, problem.flops()));
+                                  problem.trial(info.variant), measure_options, problem));
   }
   ladder.notes = {
       "GFLOP/s = 2 M N K / time; the ceiling is cuBLAS SGEMM (FP32, no tensor cores), same shape, "
       "measured in this run. Every timed product is checked against cuBLAS's, on fresh inputs for "
       "each launch; 'WRONG' = a timed product outside rounding's reach, or work outside the "
       "timed stream (the note says which).",
+      kRooflineNote,
       "tiled runs at TILE = " + std::to_string(kTiledTile) + "; --sweep tile times the others."};
   if (!ladder.rows.empty())
     reports.push_back(ladder);
@@ -227,7 +240,7 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Matm
     const LadderRow* best = nullptr;
     for (const int tile : kTileSweep) {
       sweep.rows.push_back(run_row("tiled<" + std::to_string(tile) + ">", "exercise", tile * tile,
-                                   1, problem.trial_tiled(tile), measure_options, problem.flops()));
+                                   1, problem.trial_tiled(tile), measure_options, problem));
     }
     for (const auto& row : sweep.rows)
       if (row.status == "ok" && (best == nullptr || row.timing.median_ms < best->timing.median_ms))
@@ -235,7 +248,8 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Matm
     sweep.notes = {best != nullptr
                        ? "best: " + best->rung + ", " + fixed(best->timing.median_ms, 3) + " ms, " +
                              fixed(best->metric, 1) + " GFLOP/s"
-                       : "no tile size ran correctly (is the tiled rung written yet?)"};
+                       : "no tile size ran correctly (is the tiled rung written yet?)",
+                   kRooflineNote};
     reports.push_back(sweep);
   }
   if (extra.sweep == "size")
