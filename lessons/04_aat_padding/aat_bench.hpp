@@ -33,6 +33,20 @@ class Bench {
   [[nodiscard]] Trial trial(Variant variant);
   /// 2 n^2 k, the floating-point operations counted for every rung.
   [[nodiscard]] double flops() const { return 2.0 * n_ * static_cast<double>(n_) * k_; }
+  /// The floating-point operations @p variant really does, for the roofline: 2 n^2 k for the
+  /// rungs that compute both triangles, n (n + 1) k (2 k for each of the n (n + 1) / 2 elements
+  /// on and above the diagonal) for symmetric and register_tiled, which compute one and mirror
+  /// it. The edge tiles' zero padding and the diagonal tiles' lower halves are not counted.
+  [[nodiscard]] double flops_done(Variant variant) const {
+    const bool one_triangle = variant == Variant::Symmetric || variant == Variant::RegisterTiled;
+    return one_triangle ? n_ * (n_ + 1.0) * k_ : flops();
+  }
+  /// 4 (n k + n^2), the bytes every rung must move between DRAM and the SMs: A read once and C
+  /// written once, both triangles (the symmetric rungs write the mirror too). What the L2 serves
+  /// again is not counted.
+  [[nodiscard]] double bytes() const {
+    return 4.0 * (static_cast<double>(n_) * k_ + static_cast<double>(n_) * n_);
+  }
   /// C as the last launch left it (device memory, n x n).
   [[nodiscard]] const DeviceBuffer<float>& c() const { return c_; }
 

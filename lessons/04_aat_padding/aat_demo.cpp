@@ -42,7 +42,7 @@ bool symmetric(const std::vector<float>& c, int n) {
 // (copied, not timed again); no rows when --variant left both out.
 LadderReport table_3_2(const LadderReport& ladder, int n, int k) {
   const std::string a = std::to_string(n) + " x " + std::to_string(k);
-  return published_beside(
+  LadderReport table = published_beside(
       ladder, kLabTable32,
       "The memory lab's Table 3.2, live: unpadded against padded shared tiles, C = A A^T for A "
       "of " +
@@ -54,6 +54,9 @@ LadderReport table_3_2(const LadderReport& ladder, int n, int k) {
           gpu_info().name + ", A of " + a +
           ", 32 x 32 tiles padded to [32][33], 32 banks, the ladder's timings above (not timed "
           "again); x tiled_unpadded: this run's speedup.");
+  table.notes.push_back(
+      "Roofline: 2 n^2 k FLOP over 4 (n k + n^2) bytes, A read once and C written once.");
+  return table;
 }
 
 std::vector<LadderReport> run_ladder(const DemoOptions& options) {
@@ -94,13 +97,19 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options) {
         row.note = "C is not bit-for-bit symmetric";
       }
       row.timing = measured.timing;
+      row.work = {problem.flops_done(info.variant), problem.bytes()};
       if (row.timing.median_ms > 0)
         row.metric = gflop_per_s(problem.flops(), row.timing.median_ms);
       row.extra = {fixed(100.0 * row.metric / ssyrk.value, 1) + " %", std::to_string(info.threads)};
     }
     report.rows.push_back(row);
   }
-  // The two cuBLAS ceilings as rows of their own, timed in this run (FP32, no tensor cores).
+  // The two cuBLAS ceilings as rows of their own, timed in this run (FP32, no tensor cores), on
+  // the roofline by what they compute: SGEMM both triangles, as the full rungs; SSYRK one
+  // triangle (n (n + 1) k FLOP), which it alone writes (A read once, n (n + 1) / 2 floats of C).
+  const double nd = n, kd = k;
+  const Work sgemm_work{problem.flops(), problem.bytes()};
+  const Work ssyrk_work{nd * (nd + 1) * kd, 4 * nd * kd + 2 * nd * (nd + 1)};
   for (const auto* ceiling : {&sgemm, &ssyrk}) {
     LadderRow row;
     row.rung = ceiling->name;
@@ -108,6 +117,7 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options) {
     row.status = "ok";
     row.timing = ceiling->timing;
     row.metric = ceiling->value;
+    row.work = ceiling == &ssyrk ? ssyrk_work : sgemm_work;
     row.extra = {fixed(100.0 * ceiling->value / ssyrk.value, 1) + " %", "-"};
     row.note = ceiling == &ssyrk ? "one triangle, counted as 2 n^2 k" : "both triangles";
     report.rows.push_back(row);
@@ -115,6 +125,9 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options) {
   report.notes = {
       "GFLOP/s counts 2 n^2 k for every rung, whether it computes both triangles or one and "
       "mirrors it, so that rungs and ceilings compare by time.",
+      "Roofline: each rung by what it computes, 2 n^2 k FLOP for both triangles, n (n + 1) k "
+      "for one (symmetric, register_tiled, SSYRK), over the bytes that must cross DRAM: A read "
+      "once and C written once, 4 (n k + n^2) (SSYRK writes one triangle: 4 n k + 2 n (n + 1)).",
       "Every timed C (both triangles) is checked against cuBLAS's, on a fresh A for each launch.",
       "cuBLAS SGEMM A*A^T " + fixed(sgemm.value, 1) + " GFLOP/s (" +
           fixed(sgemm.timing.median_ms, 3) + " ms); cuBLAS SSYRK " + fixed(ssyrk.value, 1) +
