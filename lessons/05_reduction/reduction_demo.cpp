@@ -65,6 +65,15 @@ void measure_row(LadderRow& row, const std::function<Trial()>& trial, const Meas
     row.metric = gb_per_s(bytes, m.timing.median_ms);
 }
 
+// The unit of a ladder's work on the roofline: an FP32 add is a FLOP, under both roofs; an int
+// add and the comparisons of max and min are not FP32 arithmetic, so they are counted in their
+// own unit, under the memory roof only.
+std::string ops_unit(const std::string& type, Op op) {
+  if (op == Op::Sum)
+    return type == "float" ? "FLOP" : "int add";
+  return type + (op == Op::Max ? " max" : " min");
+}
+
 // Measures the rungs in @p rungs, @p op over @p n elements of T, and fills a row per rung.
 template <class T>
 void run_rungs(LadderReport& report, const DemoOptions& options, Op op, std::size_t n,
@@ -78,9 +87,17 @@ void run_rungs(LadderReport& report, const DemoOptions& options, Op op, std::siz
     measure_row(
         row, [&, variant = info.variant] { return bench.trial(variant, block); },
         measure_options(options, 1000), static_cast<double>(n) * sizeof(T));
+    if (row.ran())
+      row.work = {bench.ops(), bench.bytes(info.variant, block)};
     report.rows.push_back(row);
   }
 }
+
+// How the ladders' work is counted, for their notes.
+constexpr const char* kLadderRooflineNote =
+    "Roofline: n - 1 operations over the bytes that must cross DRAM: the input read once and "
+    "the result written once, plus, for the five tree rungs, each pass's block results written "
+    "and read again by the next pass.";
 
 LadderReport table_3_3(const DemoOptions& options, std::size_t n) {
   LadderReport report;
@@ -90,6 +107,7 @@ LadderReport table_3_3(const DemoOptions& options, std::size_t n) {
   report.baseline = "interleaved_divergent";
   report.ceiling = ceilings::cub_reduce_sum(n);
   report.extra_columns = {"seed", "seed ms", "x previous"};
+  report.ops_unit = ops_unit("int", Op::Sum);
   std::vector<VariantInfo> rungs;
   for (const auto& info : kVariants)
     if (!info.lab_name.empty() && options.wants(std::string(info.name)))
@@ -110,7 +128,9 @@ LadderReport table_3_3(const DemoOptions& options, std::size_t n) {
       "seed, seed ms: the rung's name and time in the memory lab's Table 3.3, on its GPU of the "
       "time; x previous: step speedup over the row above; x interleaved_divergent: cumulative. "
       "Ints in [-31, 31], a fresh input for every run; they wrap like the GPU's adds, so any "
-      "order of the sum gives the same bits."};
+      "order of the sum gives the same bits.",
+      std::string(kLadderRooflineNote) +
+          " Int adds are not FP32 arithmetic: this table has the memory roof only."};
   return report;
 }
 
@@ -123,6 +143,7 @@ LadderReport full_ladder(const DemoOptions& options, const ReductionOptions& min
   report.metric_unit = "GB/s";
   report.baseline = "interleaved_divergent";
   report.ceiling = ceilings::cub_reduce_sum(n);
+  report.ops_unit = ops_unit(mine.type, op);
   std::vector<VariantInfo> rungs;
   for (const auto& info : kVariants)
     if (options.wants(std::string(info.name)))
@@ -136,7 +157,12 @@ LadderReport full_ladder(const DemoOptions& options, const ReductionOptions& min
       "GB/s counts each input element read once; the ceiling is CUB's float sum of "
       "the same n, measured in this run (vectorized does not use --block). Every timed run "
       "reads a fresh input and is checked against CUB's result: WRONG marks a rung that "
-      "was wrong in one."};
+      "was wrong in one.",
+      std::string(kLadderRooflineNote) +
+          (report.ops_unit == "FLOP"
+               ? " A float add is one FLOP."
+               : " The unit (" + report.ops_unit +
+                     ") is not FP32 arithmetic: this table has the memory roof only.")};
   return report;
 }
 
@@ -184,6 +210,7 @@ LadderReport row_table(const DemoOptions& options, const ReductionOptions& mine)
       row.note += text + "; ";
     if (best >= 0) {
       row.timing = {ms[best], ms[best], ms[best], options.repeat};
+      row.work = {bench.flops(), bench.bytes()};
       row.metric = gb_per_s(bytes, ms[best]);
       if (ms[0] > 0)
         row.speedup = ms[0] / ms[best];
@@ -198,7 +225,11 @@ LadderReport row_table(const DemoOptions& options, const ReductionOptions& mine)
       "time, GB/s and x global are those of the fastest version; GB/s counts each "
       "matrix element read once (A and B for the dot product). Every timed run reads a "
       "fresh matrix and is checked against the global version's result. Try --rows 32768 "
-      "--cols 2048 to see the padding pay."};
+      "--cols 2048 to see the padding pay.",
+      "Roofline: FP32 operations per row of length d, d - 1 adds (plus d multiplies for the dot "
+      "product and the sum of squares, one division for a mean), over the matrix (A and B for "
+      "the dot product) read once and the output written once; max and min compare, they do "
+      "no arithmetic: not on the roofline."};
   return report;
 }
 
