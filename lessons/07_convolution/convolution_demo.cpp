@@ -72,6 +72,17 @@ double design_op_per_byte(Variant variant, int r) {
   return 0.0;
 }
 
+// What one launch must do, as the roofline counts it (README.md, "Roofline"): the FLOP the rung
+// really does, 2 (2r + 1)^2 per pixel, or 2 x 2 (2r + 1) for separable's row pass and column pass;
+// and the bytes that must cross DRAM, each pixel read once and written once (the filter's at most
+// 900 bytes left out). No rung adds DRAM traffic on purpose: every halo is reread from the caches.
+Work work_of(Variant variant, const ConvolutionBench& bench) {
+  const double side = bench.filter().size();
+  const double pixels = static_cast<double>(bench.width()) * bench.height();
+  const double flop_per_pixel = variant == Variant::Separable ? 2.0 * 2 * side : 2.0 * side * side;
+  return {flop_per_pixel * pixels, bench.bytes()};
+}
+
 std::vector<LadderReport> run_ladder(const DemoOptions& options, const ConvolutionOptions& conv) {
   const auto [w, h] = *parse_shape(options.size.empty() ? kDefaultSize : options.size);
   const int width = static_cast<int>(w), height = static_cast<int>(h);
@@ -114,6 +125,7 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const Convoluti
         row.note = measured.failure;
       }
       row.timing = measured.timing;
+      row.work = work_of(info.variant, bench);
       if (row.timing.median_ms > 0) {
         row.metric = gb_per_s(bench.bytes(), row.timing.median_ms);
         row.extra = {fixed(gflop_per_s(flops, row.timing.median_ms), 0),
@@ -122,18 +134,18 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const Convoluti
     }
     report.rows.push_back(row);
   }
-  const double floor = 2.0 * side * side / 8.0;
   report.notes = {
       "GB/s counts each pixel read once and written once (8 bytes); the ceiling is a "
       "device-to-device cudaMemcpy measured in this run. GFLOP/s counts 2 (2r + 1)^2 FLOP per "
       "pixel for every rung, the separable one included (it does fewer).",
       "OP/B: FLOPs per byte each rung's design loads from global memory, weights in constant "
-      "memory free (PMPP's accounting; README.md explains each). A kernel that reads and writes "
-      "each pixel once from DRAM runs at " +
-          fixed(floor, 2) +
-          " OP/B of DRAM traffic at this "
-          "radius: above the GPU's balance point, the convolution is compute- or load-bound, not "
-          "DRAM-bound, unless its loads miss the caches.",
+      "memory free (PMPP's accounting; README.md explains each), cached loads included.",
+      "Roofline (FLOP/B, of roof): the FLOP each rung really does, 2 (2r + 1)^2 = " +
+          fixed(2.0 * side * side, 0) +
+          " per pixel (separable: 4 (2r + 1) = " + fixed(4.0 * side, 0) +
+          ", a row pass and a column pass), per byte that must cross DRAM: each pixel read once "
+          "and written once, 8 bytes, for every rung (the halos come from the caches). Below the "
+          "ridge a rung is memory-bound on paper; the line above the table gives both roofs.",
       "Every timed run convolves a fresh image and is checked on the GPU against the given basic "
       "rung, within the README's error bound (WRONG: a timed output was not)."};
   return {report};
