@@ -88,6 +88,14 @@ std::string threads_per_block(Variant variant) {
   return "";
 }
 
+// The FP32 FLOP of one sweep of @p g, as the roofline counts them (README.md, "Roofline"): 13 per
+// interior point (7 multiplies and 6 adds, or one multiply and 6 multiply-adds); a boundary point
+// is only copied.
+double sweep_flop(Grid g) {
+  const auto inner = [](int extent) { return extent > 2 ? extent - 2.0 : 0.0; };
+  return 13.0 * inner(g.nx) * inner(g.ny) * inner(g.nz);
+}
+
 // The ladder's table and each Measurement's timing; a rung whose timed output was wrong is
 // marked WRONG with the harness's note.
 void fill_row(LadderRow& row, const Measurement& measured, double bytes) {
@@ -129,6 +137,7 @@ LadderReport kernel_ladder(const DemoOptions& options) {
     if (row.status == "ok") {
       row.note = threads_per_block(info.variant);
       fill_row(row, measured, bench.bytes());
+      row.work = {sweep_flop(g), bench.bytes()};  // every rung: the grid read once, written once
       row.extra = {fixed(op_per_byte(info.variant), 2)};
     }
     report.rows.push_back(row);
@@ -138,6 +147,10 @@ LadderReport kernel_ladder(const DemoOptions& options) {
       "device-to-device cudaMemcpy measured in this run.",
       "OP/B: 13 FLOP per point over the bytes the rung loads from global memory per point, for "
       "whole tiles (the PMPP notes' count; the ceiling of any rung is 13/4 = 3.25).",
+      "Roofline (FLOP/B, of roof): 13 FLOP per interior point per byte that must cross DRAM, the "
+      "grid read once and written once (8 bytes per point) for every rung: about 13/8 = 1.6 "
+      "FLOP/B, far below the ridge, so every rung is memory-bound and its 'of roof' is its share "
+      "of the copy.",
       "Every timed sweep reads a fresh field and is checked on the GPU against the given basic "
       "rung (WRONG: a timed output was not)."};
   return report;
@@ -187,6 +200,8 @@ LadderReport jacobi_table(const DemoOptions& options, const StencilOptions& sten
     if (row.status == "ok") {
       row.note = "kernel " + std::string(name_of(kernel));
       fill_row(row, measured, bench.bytes());
+      // The whole timed sequence: the copy of the initial field (8 bytes a point), then the sweeps.
+      row.work = {sweeps * sweep_flop(g), bench.bytes() + 2.0 * sizeof(float) * g.count()};
       const double ms = row.timing.median_ms;
       row.extra = {fixed(1000.0 * ms / std::max(sweeps, 1), 1)};
       if (kernel == Variant::Basic)
@@ -212,6 +227,11 @@ LadderReport jacobi_table(const DemoOptions& options, const StencilOptions& sten
                           ") start from fresh uniform [0, 1) fields, each checked against as many "
                           "sweeps of the given basic rung, and include one copy of the initial "
                           "field; GB/s = 8 bytes per point per sweep; blue 0, white 0.5, red 1.");
+  report.notes.insert(report.notes.begin() + 1,
+                      "Roofline (FLOP/B, of roof): the whole timed run, 13 FLOP per interior point "
+                      "per sweep, per byte that must cross DRAM: 8 bytes per point per sweep (each "
+                      "sweep reads one buffer and writes the other) plus 8 per point for the copy "
+                      "of the initial field.");
   return report;
 }
 
