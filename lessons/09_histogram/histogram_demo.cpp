@@ -2,6 +2,7 @@
 // (or on the input named by --input), contiguous against interleaved partitioning, and the
 // 256-bin byte histogram against CUB's. See README.md, "How to work on this lesson".
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -24,6 +25,11 @@ constexpr std::uint64_t kMaxDemoSize = kMaxCount;
 // NVIDIA cuda-samples' histogram256 on an H200, 64 MiB (measured for the course; README).
 constexpr double kSamplesHistogram256 = 448.0;
 
+constexpr const char* kRooflineNote =
+    "Roofline (byte/B, of roof): bytes of input classified and counted, per byte that must cross "
+    "DRAM: the input read once and the counts written once. Counting is integer work: the only "
+    "roof is memory, and 'of roof' is the rung's GB/s over the copy's.";
+
 Input input_named(const std::string& name) {
   for (const auto& info : kInputs)
     if (info.name == name)
@@ -36,6 +42,21 @@ std::string_view what_of(Input input) {
     if (info.input == input)
       return info.what;
   return "?";
+}
+
+// What one launch of @p variant must do, as the roofline counts it (README.md, "Roofline"), in
+// bytes of input: every byte classified and counted once (integer work, so the table has only the
+// memory roof), against the bytes that must cross DRAM: the input read once and the counts written
+// once, and for privatized_global each block's private copy of the 7 bins, written and read back
+// (its design puts them in global memory on purpose).
+Work work_of(Variant variant, std::size_t n, int block) {
+  const double counts = sizeof(std::uint32_t) * static_cast<double>(bins_of(variant));
+  double bytes = static_cast<double>(n) + counts;
+  if (variant == Variant::PrivatizedGlobal) {
+    const double blocks = std::ceil(static_cast<double>(n) / block);  // one thread per byte
+    bytes += 2.0 * sizeof(std::uint32_t) * kLetterBins * blocks;
+  }
+  return {static_cast<double>(n), bytes};
 }
 
 // Times every wanted rung with @p bins bins on fresh text of kind @p input for every launch, each
@@ -55,6 +76,7 @@ LadderReport ladder(const DemoOptions& options, Input input, std::size_t n, int 
   measuring.seed = base_seed();
   LadderReport report;
   report.metric_unit = "GB/s";
+  report.ops_unit = "byte";
   // The ceiling on the kind of text the rungs are timed on.
   bench.load(input, base_seed(), nullptr);
   CUDA_CHECK(cudaDeviceSynchronize());
@@ -83,6 +105,7 @@ LadderReport ladder(const DemoOptions& options, Input input, std::size_t n, int 
         row.note = measured.failure;
       }
       row.timing = measured.timing;
+      row.work = work_of(info.variant, n, block);
       if (row.timing.median_ms > 0)
         row.metric = gb_per_s(static_cast<double>(n), row.timing.median_ms);
     }
@@ -93,14 +116,19 @@ LadderReport ladder(const DemoOptions& options, Input input, std::size_t n, int 
         "GB/s counts each byte read once; the ceiling is CUB's HistogramEven with 256 "
         "bins on the same kind of bytes. Every timed run counts fresh bytes, checked against CUB's "
         "counts. NVIDIA's cuda-samples histogram256 reads " +
-        fixed(kSamplesHistogram256, 0) +
-        " GB/s on an H200 (64 MiB, lessons/09_histogram/README.md)."};
+            fixed(kSamplesHistogram256, 0) +
+            " GB/s on an H200 (64 MiB, lessons/09_histogram/README.md).",
+        kRooflineNote};
     return report;
   }
   report.notes = {
       "GB/s counts each byte read once; the ceiling is CUB's HistogramEven, 7 bins of "
       "4 letters from 'a', on the same kind of bytes, in this run. Every timed run counts fresh "
-      "bytes, checked against CUB's counts."};
+      "bytes, checked against CUB's counts.",
+      std::string(kRooflineNote) +
+          " privatized_global also writes each block's private copy of the 7 bins to global "
+          "memory and reads it back: 56 bytes per block of " +
+          std::to_string(block) + " bytes."};
   const LadderRow* contiguous = nullptr;
   const LadderRow* interleaved = nullptr;
   for (const auto& row : report.rows) {
