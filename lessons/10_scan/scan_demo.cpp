@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "course/bench.hpp"
@@ -77,6 +78,34 @@ double additions(Variant variant, std::size_t n, int block) {
   return 0;
 }
 
+// The bytes each rung must move through DRAM at n, as the roofline counts them (README,
+// "Roofline"): every rung reads its input once and writes its output once, 4 bytes an element
+// either way; hierarchical also writes each section's total, scans the totals (recursively, in
+// place) and then reads and writes its output again to add the offsets back, reading one offset
+// per section; single_pass also zeroes the tile counter and one 8-byte status word per tile of
+// 4096, and publishes each tile's word once.
+double dram_bytes(Variant variant, std::size_t n, int block) {
+  constexpr double e = sizeof(float);  // == sizeof(int)
+  const double count = static_cast<double>(n);
+  switch (variant) {
+    case Variant::Hierarchical: {
+      const double s = static_cast<double>(kThreePhaseCoarsening) * block;
+      const double m = std::ceil(count / s);
+      if (m <= 1)
+        return 2 * e * count;
+      return 2 * e * count + e * m +
+             dram_bytes(Variant::Hierarchical, static_cast<std::size_t>(m), block) +
+             2 * e * (count - s) + e * (m - 1);
+    }
+    case Variant::SinglePass: {
+      const double tiles = std::ceil(count / 4096);
+      return 2 * e * count + 8 * (tiles + 1) + 8 * tiles;
+    }
+    default:
+      return 2 * e * count;
+  }
+}
+
 // Times the rungs @p segmented (or not) on fresh inputs for every launch, each launch's output
 // checked against CUB's scan (course::measure, scan_bench.hpp): the timing the tests grade. A
 // rung whose timed output is wrong, or whose work escapes the timed stream, is marked WRONG, with
@@ -101,6 +130,8 @@ LadderReport run_table(const DemoOptions& options, const ScanOptions& mine, std:
                  ": " + std::string(name_of(kind)) + " scan of " + std::to_string(n) + " " +
                  mine.type + "s, block " + std::to_string(block);
   report.metric_unit = "GB/s";
+  // Float additions are FP32 FLOP (under the FP32 peak too); int additions are not.
+  report.ops_unit = std::is_same_v<T, float> ? "FLOP" : "int add";
   report.baseline = segmented ? "kogge_stone" : "hierarchical";
   report.ceiling = ceilings::cub_inclusive_sum(n);
   report.extra_columns = {"section", "additions", "adds/elem"};
@@ -124,6 +155,8 @@ LadderReport run_table(const DemoOptions& options, const ScanOptions& mine, std:
     }
     const std::size_t section = section_length(info.variant, block);
     const double adds = additions(info.variant, n, block);
+    if (row.ran())
+      row.work = {adds, dram_bytes(info.variant, n, block)};
     row.extra = {section == kWholeInput ? "all" : std::to_string(section), count_text(adds),
                  fixed(adds / static_cast<double>(n), 2)};
     if (info.variant == Variant::SinglePass && row.note.empty())
@@ -135,7 +168,12 @@ LadderReport run_table(const DemoOptions& options, const ScanOptions& mine, std:
       "inclusive float scan of the same n, measured in this run. Every timed run scans fresh "
       "inputs (floats in [0, 1), ints in [-31, 31]), checked against CUB's scan of them.",
       "additions: what each rung's algorithm does at this n (README, \"Work\"); a sequential scan "
-      "does n - 1 (1.00 per element)."};
+      "does n - 1 (1.00 per element).",
+      "Roofline (" + report.ops_unit +
+          "/B, of roof): those additions per byte that must cross DRAM: the input read once and "
+          "the output written once (8 bytes per element); hierarchical also writes the section "
+          "totals, scans them and reads and writes its output again (about 16 bytes per element), "
+          "single_pass also zeroes and publishes one 8-byte status word per tile."};
   if (segmented)
     report.notes.push_back(
         "The section rungs scan each section on their own: the same bytes as a whole scan, not "
