@@ -4,6 +4,7 @@
 // study of the networks (array length with batches, threads per block). See README.md.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <bit>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,11 +27,85 @@ struct SortOptions {
   std::string sweep;          ///< --sweep: empty, size or block
 };
 
+constexpr const char* kRooflineNote =
+    "Roofline (key/B, of roof): keys sorted per byte moved through global memory: the timed copy "
+    "into place, then every pass of the rung's algorithm reading and writing the keys (and "
+    "values) it moves: radix 8 passes, radix_wide 4 and one read for the digit totals, the "
+    "networks one per launch (bitonic two global steps a launch). Keys only: no compute roof. "
+    "thrust is not counted (the library's passes). Keys that fit in L2 (2^20) may make most passes "
+    "there, not in DRAM.";
+
 std::string power_text(std::size_t n) {
   for (int p = 0; p < 40; ++p)
     if (n == (std::size_t{1} << p))
       return "2^" + std::to_string(p);
   return std::to_string(n);
+}
+
+// Passes over the keys that a network's launches make for arrays of @p length keys at @p threads
+// threads per block (README.md, "Tiles and launches"), each reading and writing the keys its
+// comparators join, counted in units of all the keys: one tile launch for every merge up to the
+// tile of 4 x threads keys; then for each larger merge, bitonic makes one pass per two global
+// steps (stride >= tile; one for a last single step) and one tile launch to finish the merge,
+// while odd-even merge makes a launch of every step, each step after the first joining only
+// 1 - 2 stride / size of the keys (its other comparators idle). Pads are never loaded, so the
+// count is exact for power-of-two lengths and an upper bound for the others.
+double network_passes(Variant variant, std::size_t length, int threads) {
+  const double padded = static_cast<double>(std::bit_ceil(length));
+  const double tile = 4.0 * (threads != 0 ? threads : kDefaultNetworkThreads);
+  if (padded < 2)
+    return 0.0;
+  double passes = 1.0;  // the tile launch of every merge up to the tile
+  for (double size = 2 * tile; size <= padded; size *= 2) {
+    if (variant == Variant::Bitonic) {
+      double stride = size / 2;
+      while (stride >= tile) {
+        stride /= stride / 2 >= tile ? 4 : 2;  // two steps in one pass where two remain
+        passes += 1;
+      }
+      passes += 1;  // the strides below the tile: one tile launch
+    } else {
+      passes += 1;  // stride size / 2: every key
+      for (double stride = size / 4; stride >= 1; stride /= 2)
+        passes += 1 - 2 * stride / size;
+    }
+  }
+  return passes;
+}
+
+// What one timed sort of @p shape with @p variant must move, as the roofline counts it (README.md,
+// "Roofline"): the keys sorted (ops, in keys) and the bytes through global memory: the copy of the
+// keys (and values) into place that the timing holds; the flip and unflip of float keys; and each
+// pass of the rung's algorithm reading and writing every key (and value) it moves. radix: 8 passes
+// of 4-bit digits, each reading the keys twice (histogram, scatter) and writing them once, and
+// moving 16 counts per tile of 4096 keys four times (written, scanned in place, read); radix_wide:
+// one read of the keys for all digit totals, then 4 passes of 8-bit digits as radix's, with 256
+// counts per tile. thrust is left out: the library chooses its own passes.
+Work work_of(Variant variant, const SortShape& shape) {
+  if (variant == Variant::Thrust)
+    return {};
+  constexpr double kKey = sizeof(std::uint32_t);
+  const double moved = shape.pairs ? 2 * kKey : kKey;  // a key, and its value
+  double per_key = 2 * moved;                          // the copy into place
+  if (shape.floats)
+    per_key += 2 * 2 * kKey;  // flip before the sort, unflip after it
+  const auto counts = [&](double digits) { return 4 * kKey * digits / 4096; };
+  switch (variant) {
+    case Variant::Bitonic:
+    case Variant::OddEvenMerge:
+      per_key += 2 * moved * network_passes(variant, shape.length, shape.threads);
+      break;
+    case Variant::Radix:
+      per_key += 8 * (kKey + 2 * moved + counts(16));
+      break;
+    case Variant::RadixWide:
+      per_key += kKey + 4 * (kKey + 2 * moved + counts(256));
+      break;
+    case Variant::Thrust:
+      break;
+  }
+  const auto keys = static_cast<double>(shape.count());
+  return {keys, keys * per_key};
 }
 
 // Times @p variant on @p shape with course::measure(), as the speed tests do (fresh keys before
@@ -53,6 +128,7 @@ LadderRow measured_row(Variant variant, const SortShape& shape, int repeat) {
   if (row.status != "ok")
     return row;
   row.timing = measurement.timing;
+  row.work = work_of(variant, shape);
   if (!measurement.sound()) {
     row.status = "WRONG";
     row.note = measurement.failure;
@@ -80,6 +156,7 @@ LadderReport ladder(std::size_t n, const DemoOptions& options, const SortOptions
   LadderReport report;
   report.title = "Lesson 11, sorting " + power_text(n) + " " + what(extra);
   report.metric_unit = "Mkeys/s";
+  report.ops_unit = "key";
   report.baseline = "thrust";
   report.ceiling = cub_ceiling(n);
   report.extra_columns = {"threads/block"};
@@ -96,7 +173,8 @@ LadderReport ladder(std::size_t n, const DemoOptions& options, const SortOptions
   report.notes = {
       "Every timed run sorts fresh keys, copied into place inside the timing as in the "
       "ceiling (CUB DeviceRadixSort::SortKeys on uint32 keys of the same count, measured in "
-      "this run), and is checked against CUB's sort of the same keys."};
+      "this run), and is checked against CUB's sort of the same keys.",
+      kRooflineNote};
   return report;
 }
 
@@ -112,6 +190,7 @@ LadderReport sweep(std::size_t total, const DemoOptions& options, const SortOpti
                          : "Lesson 11, the data-parallelism report's study: " + power_text(total) +
                                " " + what(uint_keys) + ", the networks at each threads per block";
   report.metric_unit = "Mkeys/s";
+  report.ops_unit = "key";
   report.baseline = "thrust";
   report.ceiling = cub_ceiling(total);
   report.extra_columns = {"array length", "arrays", "threads/block"};
@@ -147,7 +226,8 @@ LadderReport sweep(std::size_t total, const DemoOptions& options, const SortOpti
   report.notes = {
       "Mkeys/s counts all keys of the batch; the networks sort each array on its "
       "own, thrust (the first row) sorts all keys as one array. Every timed run is checked "
-      "against CUB's sort of the same keys (segmented for batches)."};
+      "against CUB's sort of the same keys (segmented for batches).",
+      kRooflineNote};
   return report;
 }
 
