@@ -33,8 +33,21 @@ std::string base_name(const char* mangled) {
   std::unique_ptr<char, void (*)(void*)> text(
       abi::__cxa_demangle(mangled, nullptr, nullptr, &status), std::free);
   std::string name = status == 0 && text ? text.get() : mangled;
-  if (const auto paren = name.find('('); paren != std::string::npos) name.resize(paren);
-  if (const auto angle = name.find('<'); angle != std::string::npos) name.resize(angle);
+  // "course::lesson06::(anonymous namespace)::blur_kernel<8>(const float*, float*)": drop the
+  // trailing parameter list and template arguments (balanced, from the end), then the scopes.
+  auto drop_trailing = [&name](char open, char close) {
+    if (name.empty() || name.back() != close) return;
+    int depth = 0;
+    for (std::size_t i = name.size(); i-- > 0;) {
+      depth += name[i] == close ? 1 : name[i] == open ? -1 : 0;
+      if (depth == 0) {
+        name.resize(i);
+        return;
+      }
+    }
+  };
+  drop_trailing('(', ')');
+  drop_trailing('<', '>');
   if (const auto colon = name.rfind("::"); colon != std::string::npos) name = name.substr(colon + 2);
   return name;
 }

@@ -24,7 +24,8 @@ struct TraceSpan {
 
 /// The spans of a traced stretch of work, in order of start.
 struct Trace {
-  std::vector<TraceSpan> spans;
+  std::vector<TraceSpan> spans;  ///< in order of start
+
   /// The streams in order of their first span.
   [[nodiscard]] std::vector<std::uint32_t> streams() const;
   /// From the first start to the last end.
