@@ -82,10 +82,12 @@ std::vector<std::vector<std::string>> table_cells(const LadderReport& report) {
       line.insert(line.end(), {"-", "-", "-", "-"});
     }
     if (roofed) {
-      // Intensity to 3 significant digits or so; the share of what that intensity can reach.
+      // The intensity, and the share of what that intensity can reach.
       const double intensity = row.work.intensity();
       const double roof = report.roofline->attainable(intensity);
-      line.push_back(row.work.counted() ? fixed(intensity, intensity < 1 ? 3 : 1) : "-");
+      char text[32];  // three significant digits: a sort's 0.000586 key/B, a GEMM's 683 FLOP/B
+      std::snprintf(text, sizeof text, "%.3g", intensity);
+      line.push_back(row.work.counted() ? text : "-");
       line.push_back(achieved(row) > 0 && roof > 0 ? fixed(100.0 * achieved(row) / roof, 1) + " %"
                                                    : "-");
     }
