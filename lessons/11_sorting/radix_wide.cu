@@ -20,6 +20,7 @@ constexpr const char* kHere = "lessons/11_sorting/radix_wide.cu";
 //     before (eight ballots; the lowest lane of each group of peers updates the warp's count of
 //     that digit in shared memory), place them in shared memory sorted by digit, then write the
 //     tile out in that order: consecutive threads then write runs of consecutive addresses.
+//     Name that kernel wide_scatter_kernel: profile_lesson11 looks for that name.
 void launch_radix_wide(const Problem& problem, Workspace& workspace, cudaStream_t stream) {
   throw NotImplemented("radix_wide", kHere);
 }
