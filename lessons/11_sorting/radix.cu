@@ -21,11 +21,11 @@ constexpr const char* kHere = "lessons/11_sorting/radix.cu";
 //   2. scan kernel: an exclusive scan over all 16 * tiles counts, in place: now
 //      counts[digit * tiles + tile] is where the tile's first key of that digit goes. One block
 //      of 1024 threads, each owning a contiguous segment, is enough (block_exclusive_scan).
-//   3. scatter kernel (name it radix_scatter_kernel: profile_lesson11 looks for that name):
-//      each key goes to counts[digit * tiles + tile] + its rank among the tile's
-//      keys with the same digit, counted in input order. Let warp w own keys
-//      [w 512, w 512 + 512) of the tile, 32 at a time: four __ballot_sync calls (one per digit
-//      bit) tell each lane which lanes share its digit; the lower ones among them come first.
+//   3. scatter kernel, radix_scatter_kernel (profile_lesson11 looks for it): each key goes to
+//      counts[digit * tiles + tile] + its rank among the tile's keys with the same digit, in
+//      input order. Let warp w own keys [w 512, w 512 + 512) of the tile, 32 at a time: four
+//      __ballot_sync calls (one per digit bit) tell each lane which lanes share its digit; the
+//      lower ones among them come first.
 //      Keep per-digit running counts across the groups of 32 (lane d can hold digit d's), then
 //      add the counts of the earlier warps (shared memory, one __syncthreads()).
 //      Never rank with atomicAdd: its order is whatever the hardware picks, and LSD needs each
