@@ -19,8 +19,7 @@ constexpr const char* kHere = "lessons/11_sorting/radix_wide.cu";
 //   - Coalesced writes: with 256 digits a warp's 32 keys go to 32 places. Rank the keys as
 //     before (eight ballots; the lowest lane of each group of peers updates the warp's count of
 //     that digit in shared memory), place them in shared memory sorted by digit, then write the
-//     tile out in that order: consecutive threads then write runs of consecutive addresses.
-//     Name that kernel wide_scatter_kernel: profile_lesson11 looks for that name.
+//     tile out in that order (kernel wide_scatter_kernel, the name profile_lesson11 looks for).
 void launch_radix_wide(const Problem& problem, Workspace& workspace, cudaStream_t stream) {
   throw NotImplemented("radix_wide", kHere);
 }
