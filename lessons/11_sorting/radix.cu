@@ -25,13 +25,12 @@ constexpr const char* kHere = "lessons/11_sorting/radix.cu";
 //      counts[digit * tiles + tile] + its rank among the tile's keys with the same digit, in
 //      input order. Let warp w own keys [w 512, w 512 + 512) of the tile, 32 at a time: four
 //      __ballot_sync calls (one per digit bit) tell each lane which lanes share its digit; the
-//      lower ones among them come first.
-//      Keep per-digit running counts across the groups of 32 (lane d can hold digit d's), then
-//      add the counts of the earlier warps (shared memory, one __syncthreads()).
-//      Never rank with atomicAdd: its order is whatever the hardware picks, and LSD needs each
-//      pass stable. Values go where their keys go.
-// Eight passes end in the caller's arrays. The last tile may be ragged: count and move only
-// keys below n.
+//      lower ones among them come first. Keep per-digit running counts across the groups of 32
+//      (lane d can hold digit d's), then add the earlier warps' counts (shared memory, one
+//      __syncthreads()).
+//      Never rank with atomicAdd (its order is the hardware's; LSD needs each pass stable).
+// Values go where their keys go. Eight passes end in the caller's arrays. The last tile may be
+// ragged: count and move only keys below n.
 void launch_radix(const Problem& problem, Workspace& workspace, cudaStream_t stream) {
   throw NotImplemented("radix", kHere);
 }
