@@ -9,7 +9,9 @@
 #     [DEMO_BAD_OPTIONS "<args>"...]  option sets the demo must refuse (besides common ones)
 #     [INTEGRITY_DENY <regex>...]     symbols the skeleton may not use besides the libraries
 #                                     (e.g. a given rung that wraps one)
-#     [TIMEOUT <seconds>])
+#     [TIMEOUT <seconds>]
+#     [BROKEN_SKELETON])              the skeleton's exercises are written but wrong (a debugging
+#                                     lab): see the last paragraph
 #
 # It builds the skeleton and solution libraries, the test binary against each, the demo against
 # each, every mutant in tests/NN_name/mutants/*.patch, and registers the CTest tests named in the
@@ -32,6 +34,10 @@
 #
 # In the instructor build (COURSE_BUILD_SOLUTIONS=ON) the student tests check the skeleton
 # itself: given rungs must pass, exercise and stretch rungs must fail with "not implemented".
+# With BROKEN_SKELETON (a debugging lab: each exercise is a kernel with a bug to find) they must
+# fail by the test's own check instead: a test row must print doctest's "is NOT correct!" (a
+# wrong result, not a crash, an exception or a timeout), and the memory.sanitize row a
+# compute-sanitizer summary that counts an error.
 
 include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/CourseGradingTable.cmake)
@@ -73,8 +79,23 @@ set(COURSE_CEILINGS_DIR "${PROJECT_BINARY_DIR}/ceilings-of-this-run")
 # The row runner: each matched test case in its own process (cmake/course_run_rows.sh).
 set(COURSE_RUN_ROWS "${CMAKE_CURRENT_LIST_DIR}/course_run_rows.sh")
 
+# What the untouched skeleton's exercise rows must print in the instructor build: "not
+# implemented", or with BROKEN_SKELETON a failure of the test's own (see the top of this file).
+# doctest prints "is NOT correct!" under every failed check; memcheck ends with "ERROR SUMMARY: N
+# errors", racecheck with "RACECHECK SUMMARY: N hazards displayed (N errors, M warnings)".
+set(COURSE_UNTOUCHED_ROW "not implemented")
+set(COURSE_BROKEN_ROW "is NOT correct!")
+set(COURSE_BROKEN_SANITIZE_ROW "ERROR SUMMARY: [1-9]" "SUMMARY: [0-9]+ hazards? displayed \\([1-9]")
+
 # Registers one CTest test per README row for the test binary <exe> of flavour <flavour>.
-function(_course_register_rows tag flavour exe readme)
+# <broken>: the lesson's BROKEN_SKELETON.
+function(_course_register_rows tag flavour exe readme broken)
+  set(untouched "${COURSE_UNTOUCHED_ROW}")
+  set(untouched_sanitize "${COURSE_UNTOUCHED_ROW}")
+  if(broken)
+    set(untouched "${COURSE_BROKEN_ROW}")
+    set(untouched_sanitize "${COURSE_BROKEN_SANITIZE_ROW}")
+  endif()
   course_read_grading_table("${readme}" names kinds)
   # memory.sanitize runs the exercise and stretch rungs' correctness rows under the sanitizers.
   course_sanitized_rows("${names}" "${kinds}" checked_filter)
@@ -87,7 +108,7 @@ function(_course_register_rows tag flavour exe readme)
       _course_test_properties("${test}" gpu "${tag};${flavour};gpu;sanitize")
       set_tests_properties("${test}" PROPERTIES TIMEOUT ${COURSE_SANITIZE_TIMEOUT} COST 30)
       if(flavour STREQUAL "student" AND COURSE_BUILD_SOLUTIONS AND NOT kind STREQUAL "given")
-        set_tests_properties("${test}" PROPERTIES PASS_REGULAR_EXPRESSION "not implemented")
+        set_tests_properties("${test}" PROPERTIES PASS_REGULAR_EXPRESSION "${untouched_sanitize}")
       endif()
       continue()
     endif()
@@ -102,15 +123,15 @@ function(_course_register_rows tag flavour exe readme)
     endif()
     _course_test_properties("${test}" ${where} "${labels}")
     if(flavour STREQUAL "student" AND COURSE_BUILD_SOLUTIONS AND NOT kind STREQUAL "given")
-      # The untouched skeleton must refuse this rung in so many words.
-      set_tests_properties("${test}" PROPERTIES PASS_REGULAR_EXPRESSION "not implemented")
+      # The untouched skeleton must refuse this rung in so many words (or, broken, fail its check).
+      set_tests_properties("${test}" PROPERTIES PASS_REGULAR_EXPRESSION "${untouched}")
     endif()
   endforeach()
 endfunction()
 
 function(course_add_lesson)
-  cmake_parse_arguments(L "" "TEST;DEMO;TIMEOUT" "GIVEN;SKELETON;SOLUTION;DEMO_BAD_OPTIONS;INTEGRITY_DENY"
-                        ${ARGN})
+  cmake_parse_arguments(L "BROKEN_SKELETON" "TEST;DEMO;TIMEOUT"
+                        "GIVEN;SKELETON;SOLUTION;DEMO_BAD_OPTIONS;INTEGRITY_DENY" ${ARGN})
   list(JOIN L_INTEGRITY_DENY "," integrity_deny)
   get_filename_component(dir_name "${CMAKE_CURRENT_SOURCE_DIR}" NAME)       # 02_transpose
   string(SUBSTRING "${dir_name}" 0 2 number)                                  # 02
@@ -151,7 +172,8 @@ function(course_add_lesson)
 
     add_executable(${tag}_test_${flavour})
     target_link_libraries(${tag}_test_${flavour} PRIVATE ${tag}_tests ${tag}_${flavour} course::test_main)
-    _course_register_rows(${tag} ${flavour} $<TARGET_FILE:${tag}_test_${flavour}> "${readme}")
+    _course_register_rows(${tag} ${flavour} $<TARGET_FILE:${tag}_test_${flavour}> "${readme}"
+                          "${L_BROKEN_SKELETON}")
 
     # The flavour's own objects (what a student writes) may not borrow what the rungs teach.
     add_test(NAME ${tag}/${flavour}/integrity
