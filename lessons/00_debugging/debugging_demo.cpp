@@ -1,0 +1,84 @@
+// Lesson 00's demo: each rung of the lab run and checked at one length, as a table that says which
+// are right. See README.md, "How to work on this lab".
+#include <string>
+#include <vector>
+
+#include "course/bench.hpp"
+#include "course/data.hpp"
+#include "course/demo.hpp"
+#include "course/error.hpp"
+#include "debugging.cuh"
+#include "debugging_bench.hpp"
+
+namespace {
+
+using namespace course;
+using namespace course::lesson00;
+
+std::size_t length_of(const DemoOptions& options) {
+  return options.size.empty() ? kBenchLength : static_cast<std::size_t>(*parse_count(options.size));
+}
+
+std::vector<LadderReport> run_lab(const DemoOptions& options) {
+  const std::size_t n = length_of(options);
+  // The tests' checks (debugging_bench.hpp): fresh inputs before every launch, shared memory
+  // filled with NaN, every output compared with a trusted reference, the harness's stream.
+  Bench bench(n);
+  MeasureOptions measure_options;
+  measure_options.repeats = options.repeat;
+  measure_options.seed = base_seed();
+
+  LadderReport report;
+  report.title = "Lesson 00, the debugging lab on " + std::to_string(n) + " floats";
+  report.metric_unit = "GB/s";
+  report.baseline = "reverse";
+  report.ceiling = ceilings::device_copy();
+  report.ops_unit = "element";  // no arithmetic worth counting: each rung under the memory roof
+  report.notes = {
+      "status: ok when every launch's output matched the trusted reference bit for bit, WRONG "
+      "at the first that did not (why: below). GB/s counts the input read once and the output "
+      "written once; reverse moves every element once, as a copy does, so it is the yardstick."};
+  for (const auto& info : kVariants) {
+    if (!options.wants(std::string(info.name)))
+      continue;
+    LadderRow row;
+    row.rung = info.name;
+    row.kind = info.kind;
+    row.work = {static_cast<double>(n), bench.bytes(info.variant)};
+    Measurement measured;
+    row.status = try_rung([&] { measured = measure(bench.trial(info.variant), measure_options); });
+    if (row.status == "ok") {
+      row.timing = measured.timing;
+      if (row.timing.median_ms > 0)
+        row.metric = gb_per_s(bench.bytes(info.variant), row.timing.median_ms);
+      if (!measured.sound()) {
+        row.status = "WRONG";
+        report.notes.push_back("WRONG: " + measured.failure);
+      }
+    }
+    report.rows.push_back(row);
+  }
+  return {report};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  DemoSpec spec;
+  spec.lesson = "00_debugging";
+  spec.description = "Lesson 00: the debugging lab's four kernels, run and checked.";
+  spec.size_help = "N, the array length, e.g. 1000, 2^24 or 16M (default 2^24 + 1 = 16777217)";
+  for (const auto& info : kVariants)
+    spec.variant_names.emplace_back(info.name);
+  spec.validate = [](const DemoOptions& options) -> std::optional<std::string> {
+    if (options.size.empty())
+      return std::nullopt;
+    const auto n = parse_count(options.size);
+    if (!n || *n < 1 || *n > kMaxLength)
+      return "--size takes the array length N, 1 <= N <= 2^28, e.g. 1000, 2^24 or 16M";
+    return std::nullopt;
+  };
+  spec.takes_block = false;  // every kernel of the lab runs blocks of kBlock threads
+  spec.run = run_lab;
+  return run_demo(argc, argv, spec);
+}
