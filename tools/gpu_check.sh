@@ -104,7 +104,7 @@ if wants full; then
   # The solutions copied over the skeletons, graded as a student's work: full points expected.
   step grade the solutions as a student submission
   full=$(mktemp -d /tmp/course-full.XXXXXX)
-  git ls-files -z | xargs -0 cp --parents -t "$full"
+  git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$full"
   [ -d .deps ] && cp -r .deps "$full/"
   for dir in solutions/*/; do cp "$dir"*.cu "$full/lessons/$(basename "$dir")/"; done
   (cd "$full" && cmake --preset student "${extra[@]}" -DCMAKE_PREFIX_PATH="$full/.deps/usr" \
