@@ -70,7 +70,7 @@ def heading(table: dict) -> tuple[list[str], int]:
     """The SVG elements of the table's title, and the y below them."""
     parts: list[str] = []
     y = 8
-    for line in textwrap.wrap(str(table["title"]), 118) or [""]:
+    for line in textwrap.wrap(str(table["title"]), 100) or [""]:
         y += 18
         parts.append(f'<text x="10" y="{y}" font-size="15" font-weight="bold" {FONT}>'
                      f'{escape(line)}</text>')
@@ -544,8 +544,10 @@ def svgs(doc: dict) -> list[str]:
 
 
 def rooflines(doc: dict) -> list[str]:
-    """The roofline of every table of a demo's JSON that has one, in order."""
-    return [roofline_svg(table, doc["gpu"]) for table in doc["tables"] if has_roofline(table)]
+    """The roofline of every table of a demo's JSON that has one, in order; a sweep has none (its
+    points are one rung at many sizes: its line chart says more)."""
+    return [roofline_svg(table, doc["gpu"]) for table in doc["tables"]
+            if has_roofline(table) and not sweep(table)]
 
 
 def write(results: Path, out: Path) -> list[Path]:

@@ -161,10 +161,21 @@ class Chart(unittest.TestCase):
             doc = chart.load(path)
             for image, table in zip(chart.svgs(doc), doc["tables"]):
                 found = chart.sweep(table)
-                if found:
+                if table.get("timeline"):
+                    spans = [e for e in ET.fromstring(image).iter(f"{SVG}rect")
+                             if e.get("class") == "span"]
+                    self.assertEqual(len(spans), len(table["timeline"]["spans"]), path.name)
+                elif found:
                     self.assertEqual(len(lines(image)), len(found.lines), path.name)
                 else:
                     self.assertEqual(len(bars(image)), len(table["rows"]), path.name)
+            for image in chart.rooflines(doc):   # every counted rung that ran is a point
+                ET.fromstring(image)
+            counted = [t for t in doc["tables"] if chart.has_roofline(t) and not chart.sweep(t)]
+            points = sum(1 for image in chart.rooflines(doc) for e in ET.fromstring(image).iter()
+                         if e.get("class") == "point")
+            self.assertEqual(points, sum(1 for t in counted for r in t["rows"] if chart.point(r)),
+                             path.name)
 
     def test_roofline_points_sit_at_intensity_and_rate(self):
         table = json.loads(json.dumps(DOC["tables"][0]))
