@@ -77,6 +77,15 @@ def heading(table: dict) -> tuple[list[str], int]:
     return parts, y
 
 
+def captioned(parts: list[str], y: int, text: str) -> int:
+    """Appends TEXT to PARTS as caption lines from Y down; returns the y below them."""
+    for line in textwrap.wrap(text, 140):
+        parts.append(f'<text class="caption" x="10" y="{y}" font-size="12" fill="#444" {FONT}>'
+                     f'{escape(line)}</text>')
+        y += 16
+    return y
+
+
 def document(table: dict, parts: list[str], height: int) -> str:
     """PARTS as an SVG document HEIGHT units high (a string without blank lines)."""
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
@@ -138,11 +147,7 @@ def svg(table: dict, gpu: str) -> str:
     y += 34
     caption = (f"Measured on {gpu}. Ceiling: {ceiling['name']} = {ceiling['value']:.1f} "
                f"{ceiling['unit']} ({ceiling['what']}).")
-    for line in textwrap.wrap(caption, 140):
-        parts.append(f'<text class="caption" x="10" y="{y}" font-size="12" fill="#444" {FONT}>'
-                     f'{escape(line)}</text>')
-        y += 16
-    return document(table, parts, y)
+    return document(table, parts, captioned(parts, y, caption))
 
 
 class Sweep(NamedTuple):
@@ -306,11 +311,7 @@ def line_svg(table: dict, gpu: str, found: Sweep) -> str:
                      f'{FONT}>{escape(text)}</text>')
 
     y = round(max(y_bottom + 62, ends[-1][0] + 24))
-    for line in textwrap.wrap(sweep_caption(table, gpu, found), 140):
-        parts.append(f'<text class="caption" x="10" y="{y}" font-size="12" fill="#444" {FONT}>'
-                     f'{escape(line)}</text>')
-        y += 16
-    return document(table, parts, y)
+    return document(table, parts, captioned(parts, y, sweep_caption(table, gpu, found)))
 
 
 # ---- The roofline -------------------------------------------------------------------------
@@ -459,11 +460,7 @@ def roofline_svg(table: dict, gpu: str) -> str:
                 f"run." if compute else
                 f" {unit} is not FP32 arithmetic, so there is no compute roof: the memory roof "
                 f"is this table's only limit.")
-    for line in textwrap.wrap(caption, 140):
-        parts.append(f'<text class="caption" x="10" y="{y}" font-size="12" fill="#444" {FONT}>'
-                     f'{escape(line)}</text>')
-        y += 16
-    return document(table, parts, y)
+    return document(table, parts, captioned(parts, y, caption))
 
 
 # ---- The timeline -------------------------------------------------------------------------
@@ -528,11 +525,7 @@ def timeline_svg(table: dict, gpu: str) -> str:
     caption = (f"Measured on {gpu}: every copy and kernel as the GPU timed it (CUPTI). One "
                f"after another they would take {busy:.2f} ms; they took {wall:.2f} ms, "
                f"{max(busy - wall, 0):.2f} ms overlapped.")
-    for line in textwrap.wrap(" ".join([caption, *map(str, table.get("notes", []))]), 140):
-        parts.append(f'<text class="caption" x="10" y="{y}" font-size="12" fill="#444" {FONT}>'
-                     f'{escape(line)}</text>')
-        y += 16
-    return document(table, parts, y)
+    return document(table, parts, captioned(parts, y, " ".join([caption, *map(str, table.get("notes", []))])))
 
 
 def svgs(doc: dict) -> list[str]:
