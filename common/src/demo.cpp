@@ -86,7 +86,10 @@ std::vector<std::vector<std::string>> table_cells(const LadderReport& report) {
       const double intensity = row.work.intensity();
       const double roof = report.roofline->attainable(intensity);
       char text[32];  // three significant digits: a sort's 0.000586 key/B, a GEMM's 683 FLOP/B
-      std::snprintf(text, sizeof text, "%.3g", intensity);
+      if (intensity >= 100)
+        std::snprintf(text, sizeof text, "%.0f", intensity);  // %g would write 1.02e+03
+      else
+        std::snprintf(text, sizeof text, "%.3g", intensity);
       line.push_back(row.work.counted() ? text : "-");
       line.push_back(achieved(row) > 0 && roof > 0 ? fixed(100.0 * achieved(row) / roof, 1) + " %"
                                                    : "-");
