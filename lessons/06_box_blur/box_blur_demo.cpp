@@ -261,88 +261,6 @@ LadderReport memory_table(const DemoOptions& options, const BlurOptions& blur_op
 // it (course::trace_gpu: every copy and kernel with its stream, from CUPTI), each a table of one
 // row with its timeline attached.
 
-// The milliseconds the spans of kind @p kind add up to.
-double kind_ms(const Trace& trace, const std::string& kind) {
-  double sum = 0;
-  for (const auto& span : trace.spans)
-    if (span.kind == kind)
-      sum += span.end_ms - span.start_ms;
-  return sum;
-}
-
-// The milliseconds during which a span of a kind in @p a and a span of a kind in @p b ran at the
-// same time (each kind's spans merged first, so that two uploads in flight count once).
-double together_ms(const Trace& trace, const std::vector<std::string>& a,
-                   const std::vector<std::string>& b) {
-  auto runs = [&](const std::vector<std::string>& kinds) {
-    std::vector<std::pair<double, double>> merged;  // the spans are in order of start
-    for (const auto& span : trace.spans) {
-      if (std::find(kinds.begin(), kinds.end(), span.kind) == kinds.end())
-        continue;
-      if (!merged.empty() && span.start_ms <= merged.back().second)
-        merged.back().second = std::max(merged.back().second, span.end_ms);
-      else
-        merged.emplace_back(span.start_ms, span.end_ms);
-    }
-    return merged;
-  };
-  double both = 0;
-  for (const auto& [begin_a, end_a] : runs(a))
-    for (const auto& [begin_b, end_b] : runs(b))
-      both += std::max(0.0, std::min(end_a, end_b) - std::max(begin_a, begin_b));
-  return both;
-}
-
-// What each lane of the chart ran, e.g. "stream 0: 16 H2D copies; stream 1: 16 kernels".
-std::string lanes(const Trace& trace) {
-  std::string text;
-  const auto streams = trace.streams();
-  for (std::size_t lane = 0; lane < streams.size(); ++lane) {
-    std::vector<std::pair<std::string, int>> counts;  // kinds in order of first appearance
-    for (const auto& span : trace.spans) {
-      if (span.stream != streams[lane])
-        continue;
-      auto found = std::find_if(counts.begin(), counts.end(),
-                                [&](const auto& count) { return count.first == span.kind; });
-      if (found == counts.end())
-        counts.emplace_back(span.kind, 1);
-      else
-        ++found->second;
-    }
-    text.append(lane > 0 ? "; stream " : "stream ").append(std::to_string(lane)).append(":");
-    for (std::size_t k = 0; k < counts.size(); ++k) {
-      const auto& [kind, count] = counts[k];
-      const bool copy = kind == "H2D" || kind == "D2H" || kind == "D2D";
-      text.append(k > 0 ? ", " : " ").append(std::to_string(count)).append(" ").append(kind);
-      text.append(copy ? (count > 1 ? " copies" : " copy") : (count > 1 ? "s" : ""));
-    }
-  }
-  return text;
-}
-
-// What ran after each one-byte memset of @p trace, up to the next: the trips that followed the
-// markers (trace_trip()), each rebased to start at 0.
-std::vector<Trace> after_markers(const Trace& trace) {
-  std::vector<Trace> trips;
-  double marker_end = 0;
-  for (const auto& span : trace.spans) {  // in order of start
-    if (span.kind == "memset" && span.bytes == 1) {
-      trips.emplace_back();
-      marker_end = span.end_ms;
-    } else if (!trips.empty() && span.start_ms >= marker_end) {
-      trips.back().spans.push_back(span);
-    }
-  }
-  for (auto& trip : trips) {
-    const double origin = trip.spans.empty() ? 0 : trip.spans.front().start_ms;
-    for (auto& span : trip.spans) {
-      span.start_ms -= origin;
-      span.end_ms -= origin;
-    }
-  }
-  return trips;
-}
-
 // Trips traced and checked after the warm ones; the one of median time is drawn. One trip of a
 // few milliseconds over a shared host link can be much slower than the next.
 constexpr int kTracedTrips = 3;
@@ -420,7 +338,7 @@ TracedTrip trace_trip(Memory memory, const PipelineOptions& options, std::span<c
   }
   std::vector<double> times = event_ms;
   if (traced.trace) {
-    const std::vector<Trace> trips = after_markers(*traced.trace);
+    const std::vector<Trace> trips = traced.trace->after_markers();
     traced.trace.reset();
     if (trips.size() == event_ms.size() &&
         std::none_of(trips.begin(), trips.end(), [](const Trace& t) { return t.spans.empty(); })) {
@@ -490,15 +408,15 @@ std::vector<LadderReport> timelines(const DemoOptions& options, const BlurOption
                              std::to_string(kTracedTrips) +
                              " trips timed with CUDA events on their stream instead.");
     if (const auto& trace = traced.trace) {
-      const double wall = trace->wall_ms(), h2d = kind_ms(*trace, "H2D"),
-                   kernels = kind_ms(*trace, "kernel"), d2h = kind_ms(*trace, "D2H");
+      const double wall = trace->wall_ms(), h2d = trace->kind_ms("H2D"),
+                   kernels = trace->kind_ms("kernel"), d2h = trace->kind_ms("D2H");
       const double overlapped = std::max(trace->busy_ms() - wall, 0.0);
       traced.row.extra = {fixed(h2d, 3), fixed(kernels, 3), fixed(d2h, 3), fixed(overlapped, 3)};
       report.timeline = trace;
       if (!streams) {
         pinned = trace;
         report.notes.push_back(
-            lanes(*trace) +
+            trace->lanes() +
             ". One stream: the copy in, the blur and the copy out one after another, so nothing "
             "overlaps (" +
             fixed(overlapped, 3) + " ms), and the kernel is a sliver (" +
@@ -507,17 +425,17 @@ std::vector<LadderReport> timelines(const DemoOptions& options, const BlurOption
       } else {
         std::string floor;
         if (pinned) {
-          const double longer = std::max(kind_ms(*pinned, "H2D"), kind_ms(*pinned, "D2H"));
+          const double longer = std::max(pinned->kind_ms("H2D"), pinned->kind_ms("D2H"));
           floor = " The floor is the pinned trip's longer copy, " + fixed(longer, 3) +
                   " ms; this trip took " + fixed(wall / longer, 2) + " x that.";
         }
         report.notes.push_back(
-            lanes(*trace) +
+            trace->lanes() +
             ". Look for copies in both directions and kernels of different "
             "chunks running at the same time, on different streams: here an upload and a "
             "download were in flight together for " +
-            fixed(together_ms(*trace, {"H2D"}, {"D2H"}), 3) + " ms, a kernel and a copy for " +
-            fixed(together_ms(*trace, {"kernel"}, {"H2D", "D2H"}), 3) + " ms; " +
+            fixed(trace->together_ms({"H2D"}, {"D2H"}), 3) + " ms, a kernel and a copy for " +
+            fixed(trace->together_ms({"kernel"}, {"H2D", "D2H"}), 3) + " ms; " +
             fixed(overlapped, 3) + " ms of work overlapped in all. The kernels add up to " +
             fixed(kernels, 3) + " ms against " + fixed(h2d + d2h, 3) +
             " ms of copies, so overlap can hide at most the kernels and one direction." + floor);

@@ -96,5 +96,24 @@ TEST_SUITE("cpu") {
     CHECK(chart.find("stream 1  |....HHHH|") != std::string::npos);
     CHECK(chart.find("2.000 ms of it overlapped") != std::string::npos);
     CHECK(course::trace_chart(course::Trace{}).find("no GPU work") != std::string::npos);
+    CHECK(trace.kind_ms("H2D") == doctest::Approx(4.0));
+    CHECK(trace.together_ms({"H2D"}, {"kernel"}) == doctest::Approx(2.0));
+    CHECK(trace.together_ms({"H2D"}, {"D2H"}) == 0.0);
+    CHECK(trace.lanes() == "stream 0: 1 H2D copy, 1 kernel; stream 1: 1 H2D copy");
+  }
+
+  TEST_CASE("a trace split at its one-byte markers, each piece from 0") {
+    course::Trace trace;
+    trace.spans = {{1, "memset", "", 0.0, 0.1, 1},   {1, "H2D", "", 0.2, 1.2, 4096},
+                   {1, "memset", "", 1.3, 1.4, 1},   {1, "kernel", "k", 1.5, 2.0, 0},
+                   {1, "memset", "", 2.1, 2.2, 64}};  // not a marker: 64 bytes
+    const auto pieces = trace.after_markers();
+    REQUIRE(pieces.size() == 2);
+    REQUIRE(pieces[0].spans.size() == 1);
+    CHECK(pieces[0].spans[0].kind == "H2D");
+    CHECK(pieces[0].spans[0].start_ms == doctest::Approx(0.0));
+    CHECK(pieces[0].spans[0].end_ms == doctest::Approx(1.0));
+    REQUIRE(pieces[1].spans.size() == 2);  // the kernel, and the 64-byte memset after it
+    CHECK(pieces[1].spans[1].start_ms == doctest::Approx(0.6));
   }
 }

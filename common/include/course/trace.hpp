@@ -32,6 +32,18 @@ struct Trace {
   [[nodiscard]] double wall_ms() const;
   /// Sum of the spans' durations: the time the work would take one piece after another.
   [[nodiscard]] double busy_ms() const;
+  /// Sum of the durations of the spans of kind @p kind.
+  [[nodiscard]] double kind_ms(const std::string& kind) const;
+  /// How long a span of a kind in @p a and a span of a kind in @p b ran at the same time (each
+  /// side's spans merged first, so that two uploads in flight at once count once).
+  [[nodiscard]] double together_ms(const std::vector<std::string>& a,
+                                   const std::vector<std::string>& b) const;
+  /// What each stream ran, e.g. "stream 0: 16 H2D copies; stream 1: 16 kernels".
+  [[nodiscard]] std::string lanes() const;
+  /// The stretches that follow each memset of exactly one byte (a marker the caller enqueued
+  /// before each piece of work it wants told apart), up to the next marker, each rebased to
+  /// start at 0.
+  [[nodiscard]] std::vector<Trace> after_markers() const;
 };
 
 /// Runs @p work, which enqueues GPU work and may synchronize, and returns every kernel, copy and
