@@ -10,6 +10,8 @@
 #     [INTEGRITY_DENY <regex>...]     symbols the skeleton may not use besides the libraries
 #                                     (e.g. a given rung that wraps one)
 #     [TIMEOUT <seconds>]
+#     [SM90A <file>]                  one of the SKELETON files that uses Hopper's own
+#                                     instructions (wgmma, setmaxnreg): see below
 #     [BROKEN_SKELETON])              the skeleton's exercises are written but wrong (a debugging
 #                                     lab): see the last paragraph
 #
@@ -34,6 +36,12 @@
 #
 # In the instructor build (COURSE_BUILD_SOLUTIONS=ON) the student tests check the skeleton
 # itself: given rungs must pass, exercise and stretch rungs must fail with "not implemented".
+# SM90A <file>: the file is compiled for sm_90a alone (-gencode=arch=compute_90a,code=sm_90a), in
+# its own object library, and only when CMAKE_CUDA_ARCHITECTURES includes 90; every other file
+# keeps the build's architectures, so the course still builds for 7.5. The given code sees
+# COURSE_HAVE_SM90A_RUNG defined when the file is compiled, and COURSE_CUDA_ARCHITECTURES (the
+# list, comma-separated) to name what the build was made for.
+#
 # With BROKEN_SKELETON (a debugging lab: each exercise is a kernel with a bug to find) they must
 # fail by the test's own check instead: a test row must print doctest's "is NOT correct!" (a
 # wrong result, not a crash, an exception or a timeout), and the memory.sanitize row a
@@ -129,8 +137,17 @@ function(_course_register_rows tag flavour exe readme broken)
   endforeach()
 endfunction()
 
+# An object library of one file compiled for sm_90a alone (see SM90A above).
+function(_course_sm90a_objects target source given)
+  add_library(${target} OBJECT "${source}")
+  target_link_libraries(${target} PRIVATE ${given})
+  set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES OFF)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CUDA>:-gencode=arch=compute_90a,code=sm_90a>)
+endfunction()
+
 function(course_add_lesson)
-  cmake_parse_arguments(L "BROKEN_SKELETON" "TEST;DEMO;TIMEOUT"
+  cmake_parse_arguments(L "BROKEN_SKELETON" "TEST;DEMO;TIMEOUT;SM90A"
                         "GIVEN;SKELETON;SOLUTION;DEMO_BAD_OPTIONS;INTEGRITY_DENY" ${ARGN})
   list(JOIN L_INTEGRITY_DENY "," integrity_deny)
   get_filename_component(dir_name "${CMAKE_CURRENT_SOURCE_DIR}" NAME)       # 02_transpose
@@ -146,6 +163,19 @@ function(course_add_lesson)
   add_library(${tag}_given OBJECT ${L_GIVEN})
   target_include_directories(${tag}_given PUBLIC "${lesson_dir}")
   target_link_libraries(${tag}_given PUBLIC course::harness)
+  set(sm90a OFF)
+  if(L_SM90A)
+    foreach(arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
+      if(arch MATCHES "^90")
+        set(sm90a ON)
+      endif()
+    endforeach()
+    string(REPLACE ";" "," archs "${CMAKE_CUDA_ARCHITECTURES}")
+    target_compile_definitions(${tag}_given PUBLIC "COURSE_CUDA_ARCHITECTURES=\"${archs}\"")
+    if(sm90a)
+      target_compile_definitions(${tag}_given PUBLIC COURSE_HAVE_SM90A_RUNG)
+    endif()
+  endif()
 
   # The tests, compiled once and linked against each flavour.
   add_library(${tag}_tests OBJECT "${test_dir}/${L_TEST}")
@@ -167,7 +197,21 @@ function(course_add_lesson)
     else()
       set(sources ${solution_sources})
     endif()
-    add_library(${tag}_${flavour} STATIC ${sources})
+    set(sm90a_objects)
+    if(L_SM90A)
+      # The Hopper file: out of the flavour's sources, into an sm_90a object library (or nowhere).
+      list(FILTER sources EXCLUDE REGEX "(^|/)${L_SM90A}$")
+      if(flavour STREQUAL "student")
+        set(sm90a_source "${lesson_dir}/${L_SM90A}")
+      else()
+        set(sm90a_source "${solution_dir}/${L_SM90A}")
+      endif()
+      if(sm90a)
+        _course_sm90a_objects(${tag}_${flavour}_sm90a "${sm90a_source}" ${tag}_given)
+        set(sm90a_objects $<TARGET_OBJECTS:${tag}_${flavour}_sm90a>)
+      endif()
+    endif()
+    add_library(${tag}_${flavour} STATIC ${sources} ${sm90a_objects})
     target_link_libraries(${tag}_${flavour} PUBLIC ${tag}_given)
 
     add_executable(${tag}_test_${flavour})
@@ -177,7 +221,8 @@ function(course_add_lesson)
 
     # The flavour's own objects (what a student writes) may not borrow what the rungs teach.
     add_test(NAME ${tag}/${flavour}/integrity
-             COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} "-DFILES=$<JOIN:$<TARGET_OBJECTS:${tag}_${flavour}>,|>"
+             COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM}
+                     "-DFILES=$<JOIN:$<TARGET_OBJECTS:${tag}_${flavour}>;${sm90a_objects},|>"
                      "-DWHAT=the ${flavour} objects of ${tag}" "-DDENY=${integrity_deny}"
                      -P ${PROJECT_SOURCE_DIR}/cmake/CourseCheckIntegrity.cmake)
     _course_test_properties(${tag}/${flavour}/integrity cpu "${tag};${flavour};cpu;integrity")
@@ -253,8 +298,19 @@ function(course_add_lesson)
       endif()
       # Only the patched file is compiled; the solution's other objects come from its library
       # (the linker takes an archive member only for a symbol still undefined, and the patched
-      # object defines the same ones).
-      add_executable(${tag}_mutant_${mutant} "${patched_copy}")
+      # object defines the same ones). The Hopper file is compiled as its flavour's is, or, in a
+      # build without 90, not at all: then its mutants are not built.
+      get_filename_component(patched_name "${patched_file}" NAME)
+      if(L_SM90A AND patched_name STREQUAL L_SM90A)
+        if(NOT sm90a)
+          continue()
+        endif()
+        _course_sm90a_objects(${tag}_mutant_${mutant}_sm90a "${patched_copy}" ${tag}_given)
+        target_include_directories(${tag}_mutant_${mutant}_sm90a PRIVATE "${solution_dir}")
+        add_executable(${tag}_mutant_${mutant} $<TARGET_OBJECTS:${tag}_mutant_${mutant}_sm90a>)
+      else()
+        add_executable(${tag}_mutant_${mutant} "${patched_copy}")
+      endif()
       target_include_directories(${tag}_mutant_${mutant} PRIVATE "${solution_dir}")
       target_link_libraries(${tag}_mutant_${mutant} PRIVATE ${tag}_tests ${tag}_solution ${tag}_given
                                                             course::test_main)

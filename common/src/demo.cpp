@@ -46,7 +46,10 @@ double Roofline::ridge() const noexcept {
 Roofline roofline(const LadderReport& report) {
   Roofline roofs;
   roofs.memory = ceilings::device_copy();
-  if (report.ops_unit == "FLOP") roofs.compute = ceilings::fp32_fma_peak();
+  if (report.compute_roof)
+    roofs.compute = *report.compute_roof;
+  else if (report.ops_unit == "FLOP")
+    roofs.compute = ceilings::fp32_fma_peak();
   return roofs;
 }
 
@@ -227,6 +230,8 @@ std::string try_rung(const std::function<void()>& launch) {
     return "ok";
   } catch (const NotImplemented&) {
     return "not implemented";
+  } catch (const Unsupported&) {
+    return "skipped";
   } catch (const std::exception& error) {
     std::string what = error.what();
     return "error: " + what.substr(0, 60);

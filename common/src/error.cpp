@@ -17,6 +17,9 @@ CudaError::CudaError(cudaError_t code, const char* expression, const char* file,
 NotImplemented::NotImplemented(const std::string& rung, const std::string& where)
     : std::logic_error("not implemented: rung '" + rung + "' (write it in " + where + ")") {}
 
+Unsupported::Unsupported(const std::string& rung, const std::string& why)
+    : std::runtime_error("unsupported: rung '" + rung + "' cannot run here: " + why) {}
+
 void throw_cuda_error(cudaError_t code, const char* expression, const char* file, int line) {
   // CUDA also keeps the error as its "last error", which the next CUDA_CHECK_LAST() would report
   // again, against an innocent launch. Reading it clears it (a sticky error stays sticky).

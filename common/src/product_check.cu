@@ -55,6 +55,10 @@ void gemm(cublasHandle_t handle, const float* d_a, const float* d_b, float* d_c,
     check_cublas(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, d_b, n, d_a, k,
                              &beta, d_c, n),
                  "cublasSgemm");
+  else if (second == Second::BColumnMajor)
+    check_cublas(cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, d_b, k, d_a, k,
+                             &beta, d_c, n),
+                 "cublasSgemm (B column-major)");
   else
     check_cublas(cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, d_a, k, d_a, k,
                              &beta, d_c, n),
@@ -64,8 +68,15 @@ void gemm(cublasHandle_t handle, const float* d_a, const float* d_b, float* d_c,
 // Element (i, j) of the second factor, from its host copy.
 float second_at(const std::vector<float>& b, const std::vector<float>& a, int n, int k,
                 Second second, int row, int col) {
-  return second == Second::B ? b[static_cast<std::size_t>(row) * n + col]
-                             : a[static_cast<std::size_t>(col) * k + row];
+  switch (second) {
+    case Second::B:
+      return b[static_cast<std::size_t>(row) * n + col];
+    case Second::BColumnMajor:
+      return b[static_cast<std::size_t>(col) * k + row];
+    case Second::ATransposed:
+      break;
+  }
+  return a[static_cast<std::size_t>(col) * k + row];
 }
 
 // The exact element (i, j) and the sum of its terms' magnitudes.
@@ -117,8 +128,8 @@ Comparison check(const float* d_a, const float* d_b, const float* d_c, int m, in
   const Extent extent{static_cast<std::size_t>(n), static_cast<std::size_t>(m)};
   const double gamma = dot_error_bound(k);
   const auto a = copy_to_host(d_a, static_cast<std::size_t>(m) * k);
-  const auto b = second == Second::B ? copy_to_host(d_b, static_cast<std::size_t>(k) * n)
-                                     : std::vector<float>{};
+  const auto b = second != Second::ATransposed ? copy_to_host(d_b, static_cast<std::size_t>(k) * n)
+                                               : std::vector<float>{};
   const auto got = copy_to_host(d_c, count);
 
   if (double(m) * n * k <= kHostReferenceLimit) {
@@ -144,7 +155,7 @@ Comparison check(const float* d_a, const float* d_b, const float* d_c, int m, in
     gemm(handle, d_a, d_b, d_reference.data(), m, n, k, second);
     const auto abs_a = absolute(d_a, static_cast<std::size_t>(m) * k);
     DeviceBuffer<float> abs_b;
-    if (second == Second::B)
+    if (second != Second::ATransposed)
       abs_b = absolute(d_b, static_cast<std::size_t>(k) * n);
     gemm(handle, abs_a.data(), abs_b.data(), d_magnitudes.data(), m, n, k, second);
     reference = d_reference.to_host();

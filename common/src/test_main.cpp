@@ -5,6 +5,8 @@
 // - It fails when the test-case filter matched nothing, so a misspelt test cannot pass.
 // - With COURSE_CHECK_GPU_ONLY=1 it only answers whether there is a GPU (0 or 77): the row
 //   runner (cmake/course_run_rows.sh) asks before it starts a sanitizer.
+// - It returns 77 when every test case it ran called course::skip_test() (a rung this GPU cannot
+//   run) and none failed.
 // - It fails when the code under test ends the process early (exit(0) from a kernel launcher
 //   must not look like a passed test).
 #define DOCTEST_CONFIG_IMPLEMENT
@@ -18,6 +20,7 @@
 
 #include "course/data.hpp"
 #include "course/gpu.hpp"
+#include "course/testing.hpp"
 
 namespace {
 
@@ -25,6 +28,7 @@ constexpr int kSkipped = 77;
 constexpr int kEndedEarly = 86;
 std::atomic<bool> main_finished{false};
 std::atomic<int> test_cases_run{-1};
+std::atomic<int> test_cases_skipped{0};
 
 // Records how many test cases passed the filters; doctest reports it at the end of the run.
 struct CountingListener : doctest::IReporter {
@@ -79,6 +83,11 @@ bool is_query(const char* arg) {
 
 }  // namespace
 
+void course::skip_test(const std::string& reason) {
+  std::cout << "[course] SKIPPED: " << reason << std::endl;
+  ++test_cases_skipped;
+}
+
 int main(int argc, char** argv) {
   std::atexit(ended_early);
   std::at_quick_exit(ended_early);
@@ -119,5 +128,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   main_finished = true;
+  if (status == 0 && test_cases_skipped > 0 && test_cases_skipped >= test_cases_run) {
+    std::cout << "[course] every test case run was skipped" << std::endl;
+    return kSkipped;
+  }
   return status;
 }

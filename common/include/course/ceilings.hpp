@@ -59,6 +59,17 @@ struct Ceiling {
 /// cuBLAS SSYRK computing A A^T (one triangle) for A n x k, counted as 2 n^2 k / t in GFLOP/s.
 [[nodiscard]] const Ceiling& cublas_ssyrk(int n, int k);
 
+/// cuBLAS cublasGemmEx C = A B on the tensor cores, BF16 inputs and FP32 accumulation, for
+/// A m x k row-major and B k x n column-major (lesson 12's layout): 2 m n k / t in GFLOP/s.
+[[nodiscard]] const Ceiling& cublas_gemm_bf16(int m, int n, int k);
+
+/// The same product from FP32 inputs with TF32 tensor-core arithmetic: 2 m n k / t in GFLOP/s.
+[[nodiscard]] const Ceiling& cublas_gemm_tf32(int m, int n, int k);
+
+/// The BF16 tensor-core roof: cuBLAS BF16 at 8192^3, the largest product the course's limits
+/// allow, where the GPU's matrix throughput shows with the least overhead. GFLOP/s.
+[[nodiscard]] const Ceiling& bf16_tensor_peak();
+
 /// Pinned host-to-device copy of @p bytes, GB/s.
 [[nodiscard]] const Ceiling& pinned_host_to_device(std::size_t bytes);
 

@@ -78,6 +78,9 @@ struct LadderReport {
   /// The unit of the rows' Work::ops: "FLOP" (FP32) puts the table under the FP32 FMA peak as
   /// well as the memory roof; any other unit (e.g. "element", "key") under the memory roof only.
   std::string ops_unit = "FLOP";
+  /// The compute roof when the rungs' arithmetic is not the FP32 FMA's (e.g. the tensor cores'),
+  /// measured in this run; empty: the FP32 FMA peak, for a table that counts FLOP.
+  std::optional<ceilings::Ceiling> compute_roof;
   /// Filled by run_demo() when a row's work is counted; empty otherwise.
   std::optional<Roofline> roofline;
   /// What ran when, for a table that shows a pipeline (course::trace_gpu()): printed as a chart
@@ -89,8 +92,9 @@ struct LadderReport {
   [[nodiscard]] bool has_work() const;
 };
 
-/// The roofline for @p report, measured in this run: the device copy, and the FP32 FMA peak when
-/// the report counts FLOP. run_demo() attaches it to every report with counted work.
+/// The roofline for @p report, measured in this run: the device copy, and the report's
+/// compute_roof, or else the FP32 FMA peak when the report counts FLOP. run_demo() attaches it to
+/// every report with counted work.
 [[nodiscard]] Roofline roofline(const LadderReport& report);
 
 /// A row's achieved rate in G ops/s (ops / median time); 0 when it did not run or is not counted.
@@ -144,8 +148,9 @@ int run_demo(int argc, char** argv, const DemoSpec& spec);
 /// @p lesson, e.g. "02_transpose") when argv0 is null or empty.
 [[nodiscard]] std::string demo_program_name(const char* argv0, const std::string& lesson);
 
-/// Runs @p launch once, classifying the outcome: "ok" (no exception), "not implemented", or the
-/// first words of the error.
+/// Runs @p launch once, classifying the outcome: "ok" (no exception), "not implemented",
+/// "skipped" (course::Unsupported: this GPU or build cannot run the rung), or the first words of
+/// the error.
 std::string try_rung(const std::function<void()>& launch);
 
 /// Parses a count such as "67108864", "2^26", "64M" or "16k"; nothing if it is not one.

@@ -33,6 +33,15 @@ class NotImplemented : public std::logic_error {
   NotImplemented(const std::string& rung, const std::string& where);
 };
 
+/// Thrown for a rung this GPU or this build cannot run (an instruction the GPU lacks, code not
+/// compiled for it). Its message says why; tests report such a rung SKIPPED, never failed, and
+/// demos print the reason in the row.
+class Unsupported : public std::runtime_error {
+ public:
+  /// @param rung the rung's name; @param why what the GPU or the build lacks.
+  Unsupported(const std::string& rung, const std::string& why);
+};
+
 /// Throws CudaError; used by CUDA_CHECK.
 [[noreturn]] void throw_cuda_error(cudaError_t code, const char* expression, const char* file,
                                    int line);

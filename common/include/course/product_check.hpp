@@ -20,8 +20,9 @@ namespace course::product {
 
 /// How the second factor is stored.
 enum class Second {
-  B,           ///< B is k × n, row-major: C = A · B
-  ATransposed  ///< the second factor is Aᵀ, from A itself (n × k): C = A · Aᵀ
+  B,             ///< B is k × n, row-major: C = A · B
+  BColumnMajor,  ///< B is k × n, column-major (stored as n rows of k): C = A · B
+  ATransposed    ///< the second factor is Aᵀ, from A itself (n × k): C = A · Aᵀ
 };
 
 /// γ_k: the relative error bound of a float dot product of length @p k, as a multiple of
@@ -38,7 +39,8 @@ enum class Second {
 /// cuBLAS alone.
 ///
 /// @param[in] d_a       A, m × k row-major (device memory)
-/// @param[in] d_b       B, k × n row-major (device memory); ignored for Second::ATransposed
+/// @param[in] d_b       B, k × n as @p second stores it (device memory); ignored for
+///                      Second::ATransposed
 /// @param[in] d_c       the product to check, m × n row-major (device memory)
 /// @param m,n,k         the shape; for Second::ATransposed, n must equal m
 /// @param second        what the second factor is

@@ -49,7 +49,25 @@
                                                          << course_need_);                     \
   } while (0)
 
+/// Ends the current test case as SKIPPED when @p reason (a std::optional<std::string>, e.g. a
+/// lesson's unsupported(variant)) holds one: for a rung this GPU or build cannot run. See
+/// course::skip_test().
+#define COURSE_SKIP_IF(reason)                            \
+  do {                                                    \
+    if (const auto course_why_ = (reason); course_why_) { \
+      ::course::skip_test(*course_why_);                  \
+      return;                                             \
+    }                                                     \
+  } while (0)
+
 namespace course {
+
+/// Records that the current test case cannot run here and prints "[course] SKIPPED: <reason>";
+/// the caller returns from the test case at once (COURSE_SKIP_IF does both). When every test
+/// case a process ran was skipped and none failed, the process exits with 77, which CTest reports
+/// as SKIPPED; a process whose other test cases ran reports them as usual. A skipped row earns
+/// no points: it is for hardware the rung cannot run on, never for a student's choice.
+void skip_test(const std::string& reason);
 
 /// The cases a test checks: @p all, or @p few under compute-sanitizer (sanitize_mode()). The
 /// sanitizers find an access past the end or a race at any size that takes the kernel through
