@@ -1,0 +1,255 @@
+// Lesson 12's demo: the whole ladder at one shape, as a table (time, GFLOP/s, threads per block,
+// the instruction of the inner loop), beside cuBLAS BF16 on the tensor cores (the graded
+// ceiling) and, for scale, cuBLAS TF32 and cuBLAS SGEMM; with --sweep size, the rungs at
+// n x n x n for n = 256 ... 8192, each against cuBLAS BF16 at its own n.
+// See README.md, "How to work on this lesson".
+#include <CLI/CLI.hpp>
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "course/bench.hpp"
+#include "course/ceilings.hpp"
+#include "course/data.hpp"
+#include "course/demo.hpp"
+#include "course/gpu.hpp"
+#include "tensor_cores.cuh"
+#include "tensor_cores_bench.hpp"
+
+namespace {
+
+using namespace course;
+using namespace course::lesson12;
+
+constexpr const char* kDefaultSize = "4096";
+
+// How the rows' work is counted for the roofline, in every table of this demo.
+constexpr const char* kRooflineNote =
+    "Roofline: 2 M N K FLOP over 2 (M K + K N) + 4 M N bytes (BF16 A and B read once, FP32 C "
+    "written once; what the L2 serves again is not counted); cuBLAS TF32 and SGEMM read FP32 "
+    "A and B: 4 (M K + K N + M N) bytes. The compute roof is the tensor cores' (cuBLAS BF16 at "
+    "8192^3, measured in this run).";
+
+// --sweep size: the square sizes n x n x n.
+constexpr std::array<int, 6> kSizeSweep{256, 512, 1024, 2048, 4096, 8192};
+
+struct Dims {
+  int m;
+  int n;
+  int k;
+};
+
+// This lesson's own options.
+struct TensorOptions {
+  std::string sweep;  ///< --sweep: empty or "size"
+};
+
+// "N" (N x N x N) or "MxNxK", each a count such as 4096, 4k or 2^12; nothing if malformed or
+// outside the launcher's limits.
+std::optional<Dims> parse_dims(const std::string& text) {
+  const auto parts = parse_shape3(text);
+  if (!parts)
+    return std::nullopt;
+  for (const auto part : *parts)
+    if (part < 1 || part > static_cast<std::uint64_t>(kMaxExtent))
+      return std::nullopt;
+  const auto [m, n, k] = *parts;
+  const auto limit = static_cast<std::uint64_t>(kMaxElements);
+  if (m * k > limit || k * n > limit || m * n > limit)
+    return std::nullopt;
+  return Dims{static_cast<int>(m), static_cast<int>(n), static_cast<int>(k)};
+}
+
+std::string shape_text(Dims d) {
+  return std::to_string(d.m) + " x " + std::to_string(d.n) + " x " + std::to_string(d.k);
+}
+
+// One rung's row: timed by the harness's measuring procedure (tensor_cores_bench.hpp), the same
+// one that grades it. "WRONG" when a timed product was wrong or work escaped the timed stream,
+// with the reason in the note; "skipped" when this GPU or build cannot run the rung, with the
+// reason added to @p notes; "not implemented" or an error's first words when it did not run.
+LadderRow run_row(const VariantInfo& info, lesson12::bench::Bench& problem,
+                  const MeasureOptions& measure_options, std::vector<std::string>& notes) {
+  LadderRow row;
+  row.rung = info.name;
+  row.kind = info.kind;
+  Measurement measured;
+  row.status = try_rung([&] { measured = measure(problem.trial(info.variant), measure_options); });
+  if (row.status == "skipped") {
+    row.note = "cannot run here (see below)";
+    if (const auto why = unsupported(info.variant))
+      notes.push_back(std::string(info.name) + " skipped: " + *why);
+  }
+  if (row.status != "ok")
+    return row;
+  if (!measured.sound()) {
+    row.status = "WRONG";
+    row.note = measured.failure;
+  }
+  row.timing = measured.timing;
+  row.work = {problem.flops(), problem.bytes()};
+  if (row.timing.median_ms > 0)
+    row.metric = gflop_per_s(problem.flops(), row.timing.median_ms);
+  row.extra = {std::to_string(info.threads), std::string(info.instruction)};
+  return row;
+}
+
+// A cuBLAS ceiling as a row of its own, timed in this run.
+LadderRow ceiling_row(const ceilings::Ceiling& ceiling, Work work, std::string note) {
+  LadderRow row;
+  row.rung = ceiling.name;
+  row.kind = "ceiling";
+  row.status = "ok";
+  row.timing = ceiling.timing;
+  row.metric = ceiling.value;
+  row.work = work;
+  row.extra = {"-", "-"};
+  row.note = std::move(note);
+  return row;
+}
+
+// The rungs (all, or those --variant names) at n x n x n for each n of kSizeSweep. A size the
+// ladder already timed (@p d square) takes the ladder's row instead of a second timing. Each
+// row's share is of cuBLAS BF16 at its own n, and its speedup over simt_bf16 at its own n.
+LadderReport size_sweep(const DemoOptions& options, const LadderReport& ladder, Dims d,
+                        const MeasureOptions& measure_options) {
+  LadderReport sweep;
+  std::vector<VariantInfo> rungs;
+  for (const auto& info : kVariants) {
+    if (!options.wants(std::string(info.name)))
+      continue;
+    if (const auto why = unsupported(info.variant))
+      sweep.notes.push_back(std::string(info.name) + " left out: " + *why);
+    else
+      rungs.push_back(info);
+  }
+  std::vector<std::vector<LadderRow>> by_rung(rungs.size());
+  std::string ceiling_text;
+  for (const int n : kSizeSweep) {
+    const auto& ceiling = ceilings::cublas_gemm_bf16(n, n, n);
+    sweep.ceiling = ceiling;
+    ceiling_text +=
+        (ceiling_text.empty() ? "" : ", ") + std::to_string(n) + ": " + fixed(ceiling.value, 1);
+    std::optional<lesson12::bench::Bench> problem;
+    std::vector<LadderRow> at_n;
+    for (const auto& info : rungs) {
+      const LadderRow* timed = nullptr;
+      for (const auto& row : ladder.rows)
+        if (d.m == n && d.n == n && d.k == n && row.rung == info.name)
+          timed = &row;
+      if (timed == nullptr && !problem)
+        problem.emplace(n, n, n, lesson12::bench::Input::Uniform);
+      LadderRow row =
+          timed != nullptr ? *timed : run_row(info, *problem, measure_options, sweep.notes);
+      row.extra = {std::to_string(n), std::string(info.instruction)};
+      if (row.ran() && ceiling.value > 0)
+        row.share = row.metric / ceiling.value;
+      at_n.push_back(row);
+    }
+    const LadderRow* simt = nullptr;
+    for (const auto& row : at_n)
+      if (row.rung == name_of(Variant::SimtBf16) && row.ran() && row.timing.median_ms > 0)
+        simt = &row;
+    for (std::size_t r = 0; r < at_n.size(); ++r) {
+      if (simt != nullptr && at_n[r].ran() && at_n[r].timing.median_ms > 0)
+        at_n[r].speedup = simt->timing.median_ms / at_n[r].timing.median_ms;
+      by_rung[r].push_back(at_n[r]);
+    }
+  }
+  sweep.title = "Lesson 12, C = A B at n x n x n, n = " + std::to_string(kSizeSweep.front()) +
+                " ... " + std::to_string(kSizeSweep.back()) + ", uniform BF16 matrices";
+  sweep.metric_unit = "GFLOP/s";
+  // No row is named so: each row's speedup is over simt_bf16 at the same n, set above.
+  sweep.baseline = "simt_bf16 at the same n";
+  sweep.ceiling.what += "; each row's share is of cuBLAS BF16 at its own n";
+  sweep.extra_columns = {"n", "instruction"};
+  sweep.compute_roof = ceilings::bf16_tensor_peak();
+  for (const auto& rows : by_rung)
+    sweep.rows.insert(sweep.rows.end(), rows.begin(), rows.end());
+  sweep.notes.insert(sweep.notes.begin(),
+                     {"cuBLAS BF16 at each n, GFLOP/s, measured in this run: " + ceiling_text + ".",
+                      "Rows at the ladder's own shape are the ladder's timings (not timed again).",
+                      kRooflineNote});
+  return sweep;
+}
+
+std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const TensorOptions& extra) {
+  const Dims d = *parse_dims(options.size.empty() ? kDefaultSize : options.size);
+  lesson12::bench::Bench problem(d.m, d.n, d.k, lesson12::bench::Input::Uniform);
+  const MeasureOptions measure_options{
+      .warmup = 2, .repeats = options.repeat, .flush_l2 = true, .seed = base_seed()};
+  const auto& bf16_gemm = ceilings::cublas_gemm_bf16(d.m, d.n, d.k);
+  const auto& tf32_gemm = ceilings::cublas_gemm_tf32(d.m, d.n, d.k);
+  const auto& sgemm = ceilings::cublas_sgemm(d.m, d.n, d.k);
+  const auto& fma_peak = ceilings::fp32_fma_peak();
+  const auto& tensor_peak = ceilings::bf16_tensor_peak();
+
+  LadderReport ladder;
+  ladder.title = "Lesson 12, C = A B with M x N x K = " + shape_text(d) +
+                 ", uniform BF16 matrices, FP32 accumulation";
+  ladder.metric_unit = "GFLOP/s";
+  ladder.baseline = std::string(name_of(Variant::SimtBf16));
+  ladder.ceiling = bf16_gemm;
+  ladder.extra_columns = {"threads/block", "instruction"};
+  ladder.compute_roof = tensor_peak;
+  std::vector<std::string> skipped;
+  for (const auto& info : kVariants)
+    if (options.wants(std::string(info.name)))
+      ladder.rows.push_back(run_row(info, problem, measure_options, skipped));
+  const double md = d.m, nd = d.n, kd = d.k;
+  const Work fp32_work{problem.flops(), 4.0 * (md * kd + kd * nd + md * nd)};
+  ladder.rows.push_back(ceiling_row(bf16_gemm, {problem.flops(), problem.bytes()},
+                                    "the graded ceiling: BF16 in, FP32 accumulation"));
+  ladder.rows.push_back(ceiling_row(tf32_gemm, fp32_work, "for scale: FP32 in, TF32 products"));
+  ladder.rows.push_back(ceiling_row(sgemm, fp32_work, "for scale: FP32, no tensor cores"));
+  ladder.notes = {
+      "GFLOP/s = 2 M N K / time; the ceiling is cuBLAS BF16 (cublasGemmEx, BF16 A and B, FP32 "
+      "accumulation, tensor cores), same shape and layout, measured in this run. Every timed "
+      "product is checked against cuBLAS FP32's product of the same BF16 values, on fresh inputs "
+      "for each launch; 'WRONG' = a timed product outside rounding's reach, or work outside the "
+      "timed stream (the note says which).",
+      "For scale: the FP32 FMA peak of the CUDA cores, the roof of simt_bf16 and SGEMM, is " +
+          fixed(fma_peak.value, 1) + " GFLOP/s; the BF16 tensor-core roof is " +
+          fixed(tensor_peak.value, 1) + " GFLOP/s (" +
+          fixed(tensor_peak.value / fma_peak.value, 1) + " x), both measured in this run.",
+      kRooflineNote};
+  ladder.notes.insert(ladder.notes.end(), skipped.begin(), skipped.end());
+  std::vector<LadderReport> reports{ladder};
+  if (extra.sweep == "size")
+    reports.push_back(size_sweep(options, ladder, d, measure_options));
+  return reports;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  DemoSpec spec;
+  spec.lesson = "12_tensor_cores";
+  spec.description =
+      "Lesson 12: BF16 matrix multiplication on the tensor cores, from FFMA to wgmma.";
+  spec.size_help = "MxNxK, or N for N x N x N; counts such as 1000, 4k or 2^12 (default 4096)";
+  for (const auto& info : kVariants)
+    spec.variant_names.emplace_back(info.name);
+  TensorOptions extra;
+  spec.add_options = [&](CLI::App& app) {
+    app.add_option("--sweep", extra.sweep,
+                   "size: also time the rungs (or --variant's) at n x n x n, n = 256 ... 8192, "
+                   "each against cuBLAS BF16 at its own n")
+        ->check(CLI::IsMember({"size"}));
+  };
+  spec.validate = [](const DemoOptions& options) -> std::optional<std::string> {
+    if (!parse_dims(options.size.empty() ? kDefaultSize : options.size))
+      return "--size takes MxNxK or N, with 1 <= M, N, K <= " + std::to_string(kMaxExtent) +
+             " and at most 2^26 (8192 x 8192) elements in each of A, B and C, e.g. 4096 or "
+             "1000x1000x1000";
+    return std::nullopt;
+  };
+  // Each rung's block shape is fixed (the threads/block column).
+  spec.takes_block = false;
+  spec.run = [&](const DemoOptions& options) { return run_demo_tables(options, extra); };
+  return run_demo(argc, argv, spec);
+}

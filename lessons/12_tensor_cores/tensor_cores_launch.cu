@@ -1,0 +1,195 @@
+// Lesson 12: checks the arguments once, decides whether the GPU and the build can run the rung,
+// pads the operands for the tensor-core rungs where the shape or the pointers need it, then hands
+// the call to the rung's launcher.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
+
+#include "course/error.hpp"
+#include "course/gpu.hpp"
+#include "tensor_cores.cuh"
+#include "tensor_cores_ptx.cuh"
+#include "tensor_cores_rungs.cuh"
+
+namespace course::lesson12 {
+
+namespace {
+
+bool overlap(const void* x, long long x_bytes, const void* y, long long y_bytes) {
+  const auto x0 = reinterpret_cast<std::uintptr_t>(x);
+  const auto y0 = reinterpret_cast<std::uintptr_t>(y);
+  return x0 < y0 + y_bytes && y0 < x0 + x_bytes;
+}
+
+bool aligned16(const void* pointer) {
+  return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
+}
+
+// Compiled with the same architectures as every rung's file: what it was built for is what the
+// rungs were built for (cudaFuncGetAttributes reports the code the driver will run on this GPU).
+__global__ void probe_kernel() {}
+
+int built_for() {
+  static const int version = [] {
+    cudaFuncAttributes attributes{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attributes, probe_kernel));
+    return attributes.binaryVersion;  // e.g. 90; 75 when PTX for 7.5 is compiled at load time
+  }();
+  return version;
+}
+
+std::string capability_text(int major, int minor) {
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+// Row r of `in` (rows x cols) becomes row r of `out` (rows x padded_cols), zeros after col cols.
+__global__ void pad_rows_kernel(const bf16* in, bf16* out, int rows, int cols, int padded_cols) {
+  const std::size_t total = static_cast<std::size_t>(rows) * padded_cols;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < total;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    const int row = static_cast<int>(i / padded_cols);
+    const int col = static_cast<int>(i % padded_cols);
+    out[i] = col < cols ? in[at(row, col, cols)] : __float2bfloat16(0.0f);
+  }
+}
+
+void pad_rows(const bf16* in, bf16* out, int rows, int cols, int padded_cols, cudaStream_t stream) {
+  pad_rows_kernel<<<1024, 256, 0, stream>>>(in, out, rows, cols, padded_cols);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void run(Variant variant, const Problem& p, cudaStream_t stream) {
+  switch (variant) {
+    case Variant::SimtBf16:
+      return launch_simt_bf16(p, stream);
+    case Variant::Wmma:
+      return launch_wmma(p, stream);
+    case Variant::MmaSync:
+      return launch_mma_sync(p, stream);
+    case Variant::Wgmma:
+#ifdef COURSE_HAVE_SM90A_RUNG
+      return launch_wgmma(p, stream);
+#else
+      break;  // unsupported() said so before
+#endif
+  }
+  throw std::invalid_argument("multiply: unknown variant");
+}
+
+}  // namespace
+
+CUtensorMap ptx::tensor_map_2d(const bf16* base, std::uint64_t rows, std::uint64_t cols,
+                               std::uint32_t box_rows, std::uint32_t box_cols,
+                               CUtensorMapSwizzle swizzle) {
+  // The driver's encoder, found through the runtime: no link against libcuda.
+  static const auto encode = [] {
+    void* function = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000,
+                                                cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || function == nullptr)
+      throw std::runtime_error("tensor_map_2d: the driver has no cuTensorMapEncodeTiled");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
+  }();
+  CUtensorMap map{};
+  const cuuint64_t dims[2] = {cols, rows};              // innermost first
+  const cuuint64_t strides[1] = {cols * sizeof(bf16)};  // bytes from one row to the next
+  const cuuint32_t box[2] = {box_cols, box_rows};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult result =
+      encode(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<bf16*>(base), dims, strides, box,
+             element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+             CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (result != CUDA_SUCCESS)
+    throw std::runtime_error(
+        "tensor_map_2d: cuTensorMapEncodeTiled refused a " + std::to_string(rows) + " x " +
+        std::to_string(cols) + " matrix in boxes of " + std::to_string(box_rows) + " x " +
+        std::to_string(box_cols) + " (error " + std::to_string(static_cast<int>(result)) + ")");
+  return map;
+}
+
+std::optional<std::string> unsupported(Variant variant) {
+  if (variant == Variant::SimtBf16)
+    return std::nullopt;
+  const GpuInfo& gpu = gpu_info();
+  const int capability = gpu.major * 10 + gpu.minor;
+  const std::string here =
+      gpu.name + " is compute capability " + capability_text(gpu.major, gpu.minor);
+  if (variant == Variant::Wgmma) {
+    if (capability != 90)
+      return "wgmma and the TMA are Hopper's own instructions (compute capability 9.0, code "
+             "compiled for sm_90a); " +
+             here;
+#ifndef COURSE_HAVE_SM90A_RUNG
+    return std::string(
+        "this build has no wgmma rung: wgmma.cu is compiled for sm_90a only when "
+        "CMAKE_CUDA_ARCHITECTURES includes 90 (it is " COURSE_CUDA_ARCHITECTURES
+        "); configure with -DCMAKE_CUDA_ARCHITECTURES=90");
+#endif
+  }
+  if (capability < 80)
+    return "the BF16 tensor-core instructions (wmma on BF16 fragments, mma.sync, ldmatrix with "
+           "cp.async) need compute capability 8.0; " +
+           here;
+  if (built_for() < 80)
+    return "this build's GPU code is for compute capability " +
+           capability_text(built_for() / 10, built_for() % 10) +
+           ", which has no BF16 tensor-core instructions; configure with "
+           "-DCMAKE_CUDA_ARCHITECTURES=" +
+           std::to_string(capability);
+  return std::nullopt;
+}
+
+void multiply(Variant variant, const bf16* d_a, const bf16* d_b, float* d_c, int m, int n, int k,
+              cudaStream_t stream) {
+  const std::string name = "multiply";
+  require(m >= 0 && n >= 0 && k >= 0, name + ": m, n and k must be non-negative (0 <= m, n <= " +
+                                          std::to_string(kMaxExtent) + ", 0 <= k)");
+  require(m <= kMaxExtent && n <= kMaxExtent,
+          name + ": m and n must be at most " + std::to_string(kMaxExtent));
+  const long long mk = 1LL * m * k, kn = 1LL * k * n, mn = 1LL * m * n;
+  require(std::max({mk, kn, mn}) <= kMaxElements,
+          name + ": m * k, k * n and m * n must each be at most 2^26 elements (8192 x 8192)");
+  if (m == 0 || n == 0)
+    return;
+  require(d_a != nullptr && d_b != nullptr && d_c != nullptr,
+          name + ": d_a, d_b and d_c must be device pointers (null only when m or n is 0)");
+  const long long c_bytes = mn * 4;
+  require(k == 0 || (!overlap(d_c, c_bytes, d_a, mk * 2) && !overlap(d_c, c_bytes, d_b, kn * 2)),
+          name + ": d_c overlaps d_a or d_b; the product is written out of place");
+  if (const auto why = unsupported(variant))
+    throw Unsupported(std::string(name_of(variant)), *why);
+  if (k == 0) {  // the empty sum: C = 0
+    CUDA_CHECK(cudaMemsetAsync(d_c, 0, static_cast<std::size_t>(mn) * sizeof(float), stream));
+    return;
+  }
+  Problem p{d_a, d_b, d_c, m, n, k};
+  const bool ready = k % 8 == 0 && aligned16(d_a) && aligned16(d_b);
+  if (variant == Variant::SimtBf16 || ready)
+    return run(variant, p, stream);
+  // The tensor-core rungs move A and B in 16-byte chunks (8 BF16 values) along k. Where k or a
+  // pointer does not allow it, A and B are copied into buffers whose rows are padded with zeros
+  // to a multiple of 8: zeros add nothing to the product. The copies live on the stream, freed
+  // in stream order after the rung's kernels.
+  const int padded_k = (k + 7) / 8 * 8;
+  bf16* scratch = nullptr;
+  const std::size_t a_count = static_cast<std::size_t>(m) * padded_k;
+  const std::size_t b_count = static_cast<std::size_t>(n) * padded_k;
+  CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&scratch),
+                             (a_count + b_count) * sizeof(bf16) + 16, stream));
+  bf16* a_padded = scratch;
+  bf16* b_padded = scratch + (a_count + 7) / 8 * 8;  // starts on a 16-byte boundary too
+  pad_rows(d_a, a_padded, m, k, padded_k, stream);
+  pad_rows(d_b, b_padded, n, k, padded_k, stream);
+  try {
+    run(variant, Problem{a_padded, b_padded, d_c, m, n, padded_k}, stream);
+  } catch (...) {
+    (void)cudaFreeAsync(scratch, stream);
+    throw;
+  }
+  CUDA_CHECK(cudaFreeAsync(scratch, stream));
+}
+
+}  // namespace course::lesson12
