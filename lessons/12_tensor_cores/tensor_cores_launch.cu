@@ -28,14 +28,15 @@ bool aligned16(const void* pointer) {
 }
 
 // Compiled with the same architectures as every rung's file: what it was built for is what the
-// rungs were built for (cudaFuncGetAttributes reports the code the driver will run on this GPU).
+// rungs were built for. cudaFuncGetAttributes reports the PTX version of the code the driver runs
+// on this GPU: the virtual architecture it was compiled from, the __CUDA_ARCH__ its bodies saw.
 __global__ void probe_kernel() {}
 
 int built_for() {
   static const int version = [] {
     cudaFuncAttributes attributes{};
     CUDA_CHECK(cudaFuncGetAttributes(&attributes, probe_kernel));
-    return attributes.binaryVersion;  // e.g. 90; 75 when PTX for 7.5 is compiled at load time
+    return attributes.ptxVersion;  // e.g. 90; 75 for PTX of 7.5 compiled at load time
   }();
   return version;
 }
