@@ -7,8 +7,6 @@
 #     TEST     <file>       the doctest source (tests/NN_name/)
 #     DEMO     <file>       the demo's main (lesson dir)
 #     [DEMO_BAD_OPTIONS "<args>"...]  option sets the demo must refuse (besides common ones)
-#     [INTEGRITY_DENY <regex>...]     symbols the skeleton may not use besides the libraries
-#                                     (e.g. a given rung that wraps one)
 #     [TIMEOUT <seconds>]
 #     [SM90A <file>]                  one of the SKELETON files that uses Hopper's own
 #                                     instructions (wgmma, setmaxnreg): see below
@@ -23,8 +21,9 @@
 #   lessonNN/solution/<test>   solution build  (labels lessonNN solution gpu|cpu [perf])
 #   lessonNN/<flavour>/memory.sanitize  memcheck and racecheck over the exercise and stretch
 #                              rungs' correctness rows at quick sizes (a grading row)
-#   lessonNN/<flavour>/integrity  the flavour's own objects use no library, harness reference or
-#                              file access (cpu; the grader withholds exercise points on failure)
+#   lessonNN/<flavour>/integrity  the flavour's own objects reference and define only what the
+#                              lesson's allowlist names (cmake/course_integrity_rules.py; cpu;
+#                              the grader withholds exercise points on failure)
 #   lessonNN/mutant/<name>     a mutant, must fail one of its "Expect:" tests, each run in its own
 #                              process as a student's rows are (label mutant); it passes only
 #                              when a row rejects it, never when it did not build; "Expect:
@@ -120,7 +119,8 @@ function(_course_register_rows tag flavour exe readme broken)
       endif()
       continue()
     endif()
-    add_test(NAME "${test}" COMMAND ${exe} "--test-case=${name}")
+    # Through the row runner, which sets the run's seed and checks what the row used.
+    add_test(NAME "${test}" COMMAND sh ${COURSE_RUN_ROWS} row ${exe} "${name}")
     set(where gpu)
     if(name MATCHES "^launcher\\.")
       set(where cpu)
@@ -137,6 +137,26 @@ function(_course_register_rows tag flavour exe readme broken)
   endforeach()
 endfunction()
 
+# The integrity row <test> of lesson <number>: cmake/course_integrity.py over <files> (a
+# "|"-separated list, generator expressions allowed); <expect_denied>: a mutant's check, which
+# passes only when something is refused.
+function(_course_integrity_test test number files what expect_denied)
+  set(expect)
+  if(expect_denied)
+    set(expect --expect-denied)
+  endif()
+  if(NOT Python3_Interpreter_FOUND)
+    add_test(NAME "${test}" COMMAND ${CMAKE_COMMAND} -E echo
+             "[course] integrity: FAILED: the check needs Python 3, which CMake did not find")
+    set_tests_properties("${test}" PROPERTIES WILL_FAIL ON PASS_REGULAR_EXPRESSION "^$")
+    return()
+  endif()
+  add_test(NAME "${test}"
+           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/cmake/course_integrity.py
+                   --lesson ${number} --nm ${CMAKE_NM} --objdump "${CMAKE_OBJDUMP}"
+                   --what "${what}" ${expect} "${files}")
+endfunction()
+
 # An object library of one file compiled for sm_90a alone (see SM90A above).
 function(_course_sm90a_objects target source given)
   add_library(${target} OBJECT "${source}")
@@ -148,8 +168,7 @@ endfunction()
 
 function(course_add_lesson)
   cmake_parse_arguments(L "BROKEN_SKELETON" "TEST;DEMO;TIMEOUT;SM90A"
-                        "GIVEN;SKELETON;SOLUTION;DEMO_BAD_OPTIONS;INTEGRITY_DENY" ${ARGN})
-  list(JOIN L_INTEGRITY_DENY "," integrity_deny)
+                        "GIVEN;SKELETON;SOLUTION;DEMO_BAD_OPTIONS" ${ARGN})
   get_filename_component(dir_name "${CMAKE_CURRENT_SOURCE_DIR}" NAME)       # 02_transpose
   string(SUBSTRING "${dir_name}" 0 2 number)                                  # 02
   set(tag "lesson${number}")
@@ -219,12 +238,11 @@ function(course_add_lesson)
     _course_register_rows(${tag} ${flavour} $<TARGET_FILE:${tag}_test_${flavour}> "${readme}"
                           "${L_BROKEN_SKELETON}")
 
-    # The flavour's own objects (what a student writes) may not borrow what the rungs teach.
-    add_test(NAME ${tag}/${flavour}/integrity
-             COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM}
-                     "-DFILES=$<JOIN:$<TARGET_OBJECTS:${tag}_${flavour}>;${sm90a_objects},|>"
-                     "-DWHAT=the ${flavour} objects of ${tag}" "-DDENY=${integrity_deny}"
-                     -P ${PROJECT_SOURCE_DIR}/cmake/CourseCheckIntegrity.cmake)
+    # The flavour's own objects (what a student writes) reference and define only what the
+    # lesson's allowlist names (cmake/course_integrity_rules.py).
+    _course_integrity_test(${tag}/${flavour}/integrity ${number}
+                           "$<JOIN:$<TARGET_OBJECTS:${tag}_${flavour}>;${sm90a_objects},|>"
+                           "the ${flavour} objects of ${tag}" OFF)
     _course_test_properties(${tag}/${flavour}/integrity cpu "${tag};${flavour};cpu;integrity")
 
     add_executable(${tag}_demo_${flavour} "${L_DEMO}")
@@ -264,7 +282,7 @@ function(course_add_lesson)
       # memcheck with a padding buffer after every allocation, as course_run_rows.sh runs it.
       set(options)
       if(tool STREQUAL "memcheck")
-        set(options --padding 4096)
+        set(options --padding 65536)
       endif()
       add_test(NAME ${tag}/sanitize/${tool}
                COMMAND ${COURSE_COMPUTE_SANITIZER} --tool ${tool} ${options} --error-exitcode 1
@@ -287,12 +305,9 @@ function(course_add_lesson)
         add_library(${tag}_mutant_${mutant} OBJECT "${patched_copy}")
         target_include_directories(${tag}_mutant_${mutant} PRIVATE "${solution_dir}")
         target_link_libraries(${tag}_mutant_${mutant} PRIVATE ${tag}_given)
-        add_test(NAME ${tag}/mutant/${mutant}
-                 COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM}
-                         "-DFILES=$<JOIN:$<TARGET_OBJECTS:${tag}_mutant_${mutant}>,|>"
-                         "-DWHAT=mutant ${mutant}'s objects" "-DDENY=${integrity_deny}"
-                         -DEXPECT_DENIED=ON
-                         -P ${PROJECT_SOURCE_DIR}/cmake/CourseCheckIntegrity.cmake)
+        _course_integrity_test(${tag}/mutant/${mutant} ${number}
+                               "$<JOIN:$<TARGET_OBJECTS:${tag}_mutant_${mutant}>,|>"
+                               "mutant ${mutant}'s objects" ON)
         _course_test_properties(${tag}/mutant/${mutant} cpu "${tag};mutant;cpu;integrity")
         continue()
       endif()

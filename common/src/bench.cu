@@ -2,6 +2,7 @@
 // before every launch, outputs poisoned or left stale, every timed output compared on the GPU,
 // and a synchronized batch whose host time must agree with its events.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -10,6 +11,7 @@
 
 #include "course/bench.hpp"
 #include "course/buffer.hpp"
+#include "course/data.hpp"
 #include "course/error.hpp"
 #include "course/gpu.hpp"
 #include "course/stream.hpp"
@@ -292,12 +294,43 @@ Measurement measure(const Trial& trial, const MeasureOptions& options) {
       }
     }
   };
-  auto fresh = [&](bool with_reference) {
-    const std::uint64_t seed = bench::launch_seed(options.seed, launch_index++);
+  // Every call of measure() in a process starts from a seed of its own: a measurement taken again
+  // (a speed row's second attempt, a baseline after its rung) meets inputs no earlier launch saw,
+  // so nothing a launcher kept from an earlier call can answer it.
+  static std::atomic<std::uint64_t> calls{0};
+  const std::uint64_t call = calls++;
+  const std::uint64_t first_seed =
+      call == 0 ? options.seed : derive_seed(options.seed, 0x6d656173757265ULL + call);
+  // A copy of each input as load() wrote it, to compare with after every launch.
+  std::vector<DeviceBuffer<unsigned char>> snapshots;
+  for (const auto& input : trial.inputs)
+    snapshots.emplace_back(input.bytes);
+  auto fresh = [&] {
+    const std::uint64_t seed = bench::launch_seed(first_seed, launch_index++);
     trial.load(seed, stream);
-    if (with_reference)
-      trial.reference(stream);
+    for (std::size_t i = 0; i < trial.inputs.size(); ++i) {
+      if (trial.inputs[i].bytes != 0)
+        CUDA_CHECK(cudaMemcpyAsync(snapshots[i].data(), trial.inputs[i].data,
+                                   trial.inputs[i].bytes, cudaMemcpyDefault, stream));
+    }
     return seed;
+  };
+  // After a launch: its inputs as load() left them, then the expected outputs. The reference runs
+  // only now, so that no launch ever finds the answer it should compute waiting in device memory.
+  auto inputs_unchanged_then_reference = [&](const std::string& which, std::uint64_t seed) {
+    for (std::size_t i = 0; i < trial.inputs.size(); ++i) {
+      const auto& input = trial.inputs[i];
+      const TimedOutput as_written{input.name, const_cast<void*>(input.data), input.bytes,
+                                   snapshots[i].data(), {OutputCheck::Kind::Bytes, {}}};
+      if (const std::string wrong = compare_output(as_written, counters, stream); !wrong.empty()) {
+        std::ostringstream out;
+        out << trial.rung << ": " << which << " (inputs of seed " << seed << ") wrote its input "
+            << input.name << ", which the interface declares const: " << wrong;
+        return out.str();
+      }
+    }
+    trial.reference(stream);
+    return std::string{};
   };
   auto check = [&](const std::string& which, std::uint64_t seed) {
     for (const auto& output : trial.outputs) {
@@ -311,11 +344,16 @@ Measurement measure(const Trial& trial, const MeasureOptions& options) {
     return std::string{};
   };
 
+  // Whatever ran before (a launcher's stray work included) is finished before the first launch.
+  CUDA_CHECK(cudaDeviceSynchronize());
   for (int i = 0; i < options.warmup; ++i) {
-    const std::uint64_t seed = fresh(true);
+    const std::uint64_t seed = fresh();
     poison();
     trial.launch(stream);
-    result.failure = check("untimed launch " + std::to_string(i + 1), seed);
+    const std::string which = "untimed launch " + std::to_string(i + 1);
+    result.failure = inputs_unchanged_then_reference(which, seed);
+    if (result.sound())
+      result.failure = check(which, seed);
     if (!result.sound())
       return result;
   }
@@ -326,7 +364,7 @@ Measurement measure(const Trial& trial, const MeasureOptions& options) {
   ms.reserve(static_cast<std::size_t>(repeats));
   EventTimer timer;
   for (int r = 0; r < repeats; ++r) {
-    const std::uint64_t seed = fresh(true);
+    const std::uint64_t seed = fresh();
     if (schedule[r] == bench::Prepare::Poison)
       poison();  // else: the last result, now stale
     if (options.flush_l2)
@@ -335,11 +373,13 @@ Measurement measure(const Trial& trial, const MeasureOptions& options) {
     timer.start(stream);
     trial.launch(stream);
     ms.push_back(timer.stop(stream));
-    result.failure =
-        check("timed launch " + std::to_string(r + 1) + " of " + std::to_string(repeats) +
-                  (schedule[r] == bench::Prepare::Poison ? ", output poisoned before it"
-                                                         : ", output left stale before it"),
-              seed);
+    const std::string which =
+        "timed launch " + std::to_string(r + 1) + " of " + std::to_string(repeats) +
+        (schedule[r] == bench::Prepare::Poison ? ", output poisoned before it"
+                                               : ", output left stale before it");
+    result.failure = inputs_unchanged_then_reference(which, seed);
+    if (result.sound())
+      result.failure = check(which, seed);
     if (!result.sound())
       return result;
   }
@@ -351,7 +391,7 @@ Measurement measure(const Trial& trial, const MeasureOptions& options) {
   result.batch_launches = bench::batch_launches(result.timing.median_ms);
   std::optional<std::string> disagreement;
   for (int attempt = 0; attempt < 3; ++attempt) {
-    fresh(false);
+    fresh();
     CUDA_CHECK(cudaDeviceSynchronize());
     const auto start = std::chrono::steady_clock::now();
     timer.start(stream);

@@ -22,6 +22,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <string>
 
 #include "course/buffer.hpp"
@@ -91,6 +92,9 @@ class RunCache {
     return c;
   }
 
+  /// The file's name in the run's directory.
+  [[nodiscard]] std::string file_name() const { return path_.substr(path_.rfind('/') + 1); }
+
   void write(const std::string& uuid, const Ceiling& c) const {
     std::ofstream out(path_);
     out.precision(17);
@@ -127,6 +131,13 @@ const Ceiling& cached(const std::string& key, Measure&& measure) {
       ceiling = measure();
       run.write(uuid, ceiling);
     }
+    // What this process grades against, for the row runner to compare with the run's own copy
+    // (cmake/course_run_rows.sh): a figure the process changed fails the row as tampered.
+    std::ostringstream used;
+    used.precision(17);
+    used << "[course] ceiling-used " << run.file_name() << ' ' << ceiling.value << '\n';
+    std::fputs(used.str().c_str(), stdout);
+    std::fflush(stdout);
   } else {
     ceiling = measure();
   }

@@ -90,19 +90,30 @@ std::string describe(const GpuInfo& info) {
   return out.str();
 }
 
+// The run's configuration is read once, at the first question (the tests' main() asks before
+// any test runs and prints it, for the row runner to compare with what it set).
 bool quick_mode() {
-  const char* value = std::getenv("COURSE_QUICK");
-  return value != nullptr && *value != '\0' && *value != '0';
+  static const bool quick = [] {
+    const char* value = std::getenv("COURSE_QUICK");
+    return value != nullptr && *value != '\0' && *value != '0';
+  }();
+  return quick;
 }
 
 bool sanitize_mode() {
-  const char* value = std::getenv("COURSE_SANITIZE");
-  return value != nullptr && std::string_view(value) == "1";
+  static const bool sanitize = [] {
+    const char* value = std::getenv("COURSE_SANITIZE");
+    return value != nullptr && std::string_view(value) == "1";
+  }();
+  return sanitize;
 }
 
 std::string_view sanitize_tool() {
-  const char* value = std::getenv("COURSE_SANITIZE_TOOL");
-  return sanitize_mode() && value != nullptr ? std::string_view(value) : std::string_view();
+  static const std::string tool = [] {
+    const char* value = std::getenv("COURSE_SANITIZE_TOOL");
+    return std::string(sanitize_mode() && value != nullptr ? value : "");
+  }();
+  return tool;
 }
 
 }  // namespace course

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <string>
 
 #include "course/data.hpp"
 #include "course/gpu.hpp"
@@ -113,6 +114,13 @@ int main(int argc, char** argv) {
   if (!query) {
     std::cout << "[course] seed: " << course::base_seed()
               << " (set COURSE_SEED to replay these inputs)" << std::endl;
+    // What this process runs with, in one line the row runner (cmake/course_run_rows.sh)
+    // compares with what it set: code under test that changed it fails the row as tampered.
+    const std::string tool(course::sanitize_tool());
+    std::printf("[course] run: seed=%llu quick=%d sanitize=%s\n",
+                static_cast<unsigned long long>(course::base_seed()), course::quick_mode() ? 1 : 0,
+                !course::sanitize_mode() ? "0" : tool.empty() ? "1" : tool.c_str());
+    std::fflush(stdout);
   }
 
   doctest::Context context;

@@ -57,6 +57,14 @@ struct TimedOutput {
   OutputCheck check{};  ///< how to compare
 };
 
+/// One region of memory that the launch reads and must leave unchanged: an input the
+/// interface declares const. course::measure() checks it after every launch.
+struct TimedInput {
+  std::string name;            ///< for messages, e.g. "in"
+  const void* data = nullptr;  ///< device memory (or host memory, for a trip that starts there)
+  std::size_t bytes = 0;       ///< its size in bytes
+};
+
 /// A rung's timed work, as a lesson describes it to course::measure().
 struct Trial {
   std::string rung;  ///< the rung's name, for messages
@@ -69,6 +77,9 @@ struct Trial {
   std::function<void(cudaStream_t stream)> launch;
   /// What the launch writes.
   std::vector<TimedOutput> outputs;
+  /// What the launch reads and may not write (the interface's const inputs): after every launch
+  /// each must hold exactly what load() wrote, or the rung fails.
+  std::vector<TimedInput> inputs;
 };
 
 /// How course::measure() times.

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace course {
 
@@ -75,5 +76,19 @@ extern template Comparison compare_exact<std::uint32_t>(std::span<const std::uin
 extern template Comparison compare_exact<std::uint8_t>(std::span<const std::uint8_t>,
                                                        std::span<const std::uint8_t>, Extent);
 /// @endcond
+
+/// What COURSE_CHECK_UNCHANGED reports: empty when the @p bytes at @p device (device or host
+/// memory) equal those at @p host, else which element of the input @p name changed first, of
+/// how many (elements of @p element_bytes bytes).
+[[nodiscard]] std::string changed_input_bytes(const void* device, const void* host,
+                                              std::size_t bytes, std::size_t element_bytes,
+                                              std::string_view name);
+
+/// COURSE_CHECK_UNCHANGED's typed form.
+template <class T>
+[[nodiscard]] std::string changed_input(const T* device, std::span<const T> host,
+                                        std::string_view name) {
+  return changed_input_bytes(device, host.data(), host.size_bytes(), sizeof(T), name);
+}
 
 }  // namespace course

@@ -66,6 +66,16 @@ struct SpeedSample {
 SpeedSample measure_speed(std::string_view test, Graded graded, double threshold, double bound,
                           const std::function<SpeedSample()>& measure, int attempts = 3);
 
+/// A speedup over a baseline rung the student also wrote, with the baseline measured where the
+/// student's code cannot tell that it is a baseline: in a process of its own, which runs the
+/// baseline's own speed row @p baseline_row (e.g. "tiled.speed") exactly as CTest runs it, and
+/// reports that row's first measured time back to this one. Code that slows a rung only when it
+/// serves as a baseline would slow the baseline's own row too. @p rung is this row's sample
+/// (measured here, its speedup not set); the result carries the speedup over @p baseline, or
+/// why the baseline could not be measured.
+[[nodiscard]] SpeedSample speedup_over_row_apart(SpeedSample rung, std::string_view baseline_row,
+                                                 std::string_view baseline);
+
 /// The "[course] result: ..." line for @p sample, as measure_speed prints it.
 [[nodiscard]] std::string describe(std::string_view test, const SpeedSample& sample);
 

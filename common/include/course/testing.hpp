@@ -8,7 +8,10 @@
 
 #include <doctest/doctest.h>
 
+#include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "course/bench.hpp"
@@ -31,6 +34,18 @@
   do {                                                                            \
     const ::course::Comparison& course_cmp_ = (comparison);                       \
     CHECK_MESSAGE(course_cmp_.ok, (context) << ": " << course_cmp_.report());     \
+  } while (0)
+
+/// Checks that the launcher left an input it may only read unchanged: @p device (device memory,
+/// or host memory for a trip that starts there) must still hold the bytes of @p host (a
+/// std::vector or span of the values uploaded). On failure prints @p context and the first
+/// element that changed. Every correctness check calls it for every input the interface declares
+/// const, after every call of the launcher.
+#define COURSE_CHECK_UNCHANGED(device, host, name, context)                                       \
+  do {                                                                                            \
+    const std::string course_changed_ = ::course::changed_input(                                 \
+        (device), std::span(std::as_const(host)), (name));                                       \
+    CHECK_MESSAGE(course_changed_.empty(), (context) << ": " << course_changed_);                  \
   } while (0)
 
 /// Grades one speed test: measures (re-measuring up to three times) and checks the graded ratio
