@@ -91,6 +91,9 @@ Trial Bench::trial(Variant variant) {
   };
   const float* in = in_.data();
   const std::size_t n = n_;
+  // Every rung reads its input through a const pointer: after each launch it must hold what
+  // load() wrote (the n elements, not the poisoned guard after them).
+  trial.inputs = {{"in", in, n * sizeof(float)}};
   switch (variant) {
     case Variant::Count:
       trial.reference = [this, in, n](cudaStream_t stream) {

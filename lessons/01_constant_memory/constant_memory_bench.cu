@@ -114,7 +114,12 @@ Trial Bench::trial(Variant variant) {
             coefficients_.data(), config_.degree, sets, x_.data(), expected_.data(), config_.n);
         CUDA_CHECK_LAST();
       };
+      // The points are a const input of every polynomial rung, and so are poly_global's
+      // coefficients in global memory: after each launch they must hold what load() wrote.
+      trial.inputs = {{"x", x_.data(), x_.bytes()}};
       if (variant == Variant::PolyGlobal) {
+        trial.inputs.push_back({"coefficients", coefficients_.data(),
+                                static_cast<std::size_t>(sets) * (degree + 1) * sizeof(float)});
         trial.launch = [this, n, degree, block](cudaStream_t stream) {
           poly_global(coefficients_.data(), degree, x_.data(), y_.data(), n, stream, block);
         };

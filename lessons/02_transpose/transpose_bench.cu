@@ -53,6 +53,8 @@ Trial Bench::trial(Variant variant) {
   trial.launch = [this, variant](cudaStream_t stream) {
     transpose(variant, in_.data(), out_.data(), rows_, cols_, stream);
   };
+  // The input is const: after each launch it must hold what load() wrote.
+  trial.inputs = {{"in", in_.data(), in_.bytes()}};
   // A transpose moves values and never computes them: every byte must be the reference's.
   trial.outputs = {
       {"out", out_.data(), out_.bytes(), expected_.data(), {OutputCheck::Kind::Bytes, {}}}};

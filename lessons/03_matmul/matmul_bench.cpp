@@ -106,6 +106,8 @@ Trial Bench::base(std::string rung) {
   };
   trial.outputs = {
       {"C", c_.data(), c_.bytes(), expected_.data(), {OutputCheck::Kind::Float32, tolerance_}}};
+  // A and B are const: after each launch they must hold what load() wrote.
+  trial.inputs = {{"A", a_.data(), a_.bytes()}, {"B", b_.data(), b_.bytes()}};
   return trial;
 }
 

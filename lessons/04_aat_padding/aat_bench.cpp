@@ -67,6 +67,8 @@ Trial Bench::trial(Variant variant) {
   // All n x n elements: the triangle a symmetric rung computes and the one it mirrors.
   const OutputCheck check{OutputCheck::Kind::Float32, product_tolerance(k_)};
   trial.outputs = {{"C", c_.data(), c_.bytes(), expected_.data(), check}};
+  // A is const: after each launch it must hold what load() wrote.
+  trial.inputs = {{"A", a_.data(), a_.bytes()}};
   return trial;
 }
 

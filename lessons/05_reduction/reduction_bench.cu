@@ -70,6 +70,8 @@ Trial ReductionBench<T>::trial(Variant variant, int block) {
   if (std::is_same_v<T, float> && op_ == Op::Sum)
     check = {OutputCheck::Kind::Float32, {sum_tolerance(n_), 0.0}};
   trial.outputs = {{"result", out_.data(), sizeof(T), expected_.data(), check}};
+  // The input is declared const: after every launch it must still hold what load() wrote.
+  trial.inputs = {{"in", in_.data(), in_.bytes()}};
   return trial;
 }
 
@@ -113,6 +115,11 @@ Trial RowBench::trial(RowVersion version) {
       exact ? OutputCheck{OutputCheck::Kind::Bytes, {}}
             : OutputCheck{OutputCheck::Kind::Float32, {tolerance(op_, rows_, cols_), 0.0}};
   trial.outputs = {{"out", out_.data(), out_.bytes(), expected_.data(), check}};
+  // A (and B, which only DotProduct reads) are declared const: after every launch they must
+  // still hold what load() wrote.
+  trial.inputs = {{"A", a_.data(), a_.bytes()}};
+  if (op_ == RowOp::DotProduct)
+    trial.inputs.push_back({"B", b_.data(), b_.bytes()});
   return trial;
 }
 

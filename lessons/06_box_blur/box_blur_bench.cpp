@@ -55,6 +55,8 @@ Measurement measure_kernel(Kernel kernel, std::size_t n, int radius, int block,
                     d_out.bytes(),
                     d_expected.data(),
                     {OutputCheck::Kind::Float32, kGpuTolerance}}};
+  // The input is declared const: after every launch it must still hold what load() wrote.
+  trial.inputs = {{"in", d_in.data(), d_in.bytes()}};
   return measure(trial, options);
 }
 
@@ -85,6 +87,9 @@ Measurement measure_trip(Memory memory, std::size_t n, const PipelineOptions& tr
                       h_out.bytes(),
                       d_expected.data(),
                       {OutputCheck::Kind::Float32, kGpuTolerance}}};
+  // The host input is declared const: after every trip it must still hold what load() copied
+  // there. (The device buffers d_in and d_out are the trip's to write.)
+  trial.inputs = {{"h_in", h_in.data(), h_in.bytes()}};
   Measurement result = measure(trial, options);
   if (out_on_device == nullptr && result.sound()) {
     // Temporary (see the header): the last trips blurred the last inputs loaded, which are still

@@ -51,6 +51,18 @@ Trial ConvolutionBench::trial(Variant variant) {
                     count() * sizeof(float),
                     expected_.data(),
                     {OutputCheck::Kind::Float32, timed_tolerance(filter_.radius)}}};
+  // What the interface declares const: the image (device memory), and the filter's weights (host
+  // memory; the row and column vectors too, for a separable filter). After every launch each
+  // must still hold what it held before it.
+  trial.inputs = {
+      {"the input image", in_.data(), count() * sizeof(float)},
+      {"the filter's weights", filter_.weights.data(), filter_.weights.size() * sizeof(float)}};
+  if (filter_.separable()) {
+    trial.inputs.push_back(
+        {"the filter's column", filter_.column.data(), filter_.column.size() * sizeof(float)});
+    trial.inputs.push_back(
+        {"the filter's row", filter_.row.data(), filter_.row.size() * sizeof(float)});
+  }
   return trial;
 }
 

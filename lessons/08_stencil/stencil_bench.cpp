@@ -61,6 +61,10 @@ Trial StencilBench::trial(Variant variant) {
                     grid_.count() * sizeof(float),
                     expected_.data(),
                     {OutputCheck::Kind::Float32, kTimedTolerance}}};
+  // What the interface declares const: the input grid (device memory) and the coefficients
+  // (host memory). After every launch each must still hold what it held before it.
+  trial.inputs = {{"the input grid", in_.data(), grid_.count() * sizeof(float)},
+                  {"the coefficients", &c_, sizeof(c_)}};
   return trial;
 }
 
@@ -112,6 +116,8 @@ Trial JacobiBench::trial(Variant kernel) {
                     bytes,
                     odd ? reference_b_.data() : reference_a_.data(),
                     {OutputCheck::Kind::Float32, jacobi_tolerance(sweeps_)}}};
+  // The driver's buffers are its to write; what it may only read is the coefficients.
+  trial.inputs = {{"the coefficients", &c_, sizeof(c_)}};
   return trial;
 }
 

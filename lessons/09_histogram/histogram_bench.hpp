@@ -39,8 +39,9 @@ class HistogramBench {
 
   /// The Trial of @p variant (with @p block threads per block for the exercise rungs) on fresh
   /// text of kind @p input for every launch; its expected counts come from CUB's 256-bin
-  /// histogram of the same bytes (letters folded into their 7 bins), compared bit for bit. The
-  /// Trial refers to this object, which must outlive it.
+  /// histogram of the same bytes (letters folded into their 7 bins), compared bit for bit, and
+  /// the text (const in the interface) must be left as loaded. The Trial refers to this object,
+  /// which must outlive it.
   [[nodiscard]] Trial trial(Variant variant, Input input, int block = kDefaultBlock);
 
   /// Writes text of kind @p input made from @p seed into the buffer every Trial reads, as a

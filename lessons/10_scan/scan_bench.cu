@@ -118,6 +118,8 @@ Trial ScanBench<T>::trial(Variant variant, ScanKind kind, int block) {
   };
   trial.outputs = {
       {"scan", out_.data(), n_ * sizeof(T), expected_.data(), timed_check<T>(variant, n_, block)}};
+  // Out of place, the input is const: it must still hold what load() wrote after every launch.
+  trial.inputs = {{"in", in_.data(), n_ * sizeof(T)}};
   return trial;
 }
 

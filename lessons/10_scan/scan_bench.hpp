@@ -38,8 +38,8 @@ class ScanBench {
   /// every launch: floats uniform in [0, 1), ints uniform in [-31, 31] (made on the GPU as
   /// course::uniform_floats() and course::uniform_ints() make them). The expected output is
   /// CUB's DeviceScan of the same inputs, segmented by section_length() for the section rungs
-  /// (ScanByKey), floats accumulated in double. The Trial refers to this object, which must
-  /// outlive it.
+  /// (ScanByKey), floats accumulated in double; the input (const, out of place) must be left as
+  /// loaded. The Trial refers to this object, which must outlive it.
   [[nodiscard]] Trial trial(Variant variant, ScanKind kind, int block = kDefaultBlock);
 
   /// Writes the inputs made from @p seed into the buffer every Trial reads, as a Trial's load

@@ -119,6 +119,8 @@ Trial Bench::trial(Variant variant) {
   // Float32 with a zero tolerance for the integers: exact, yet 0 and -0 both pass.
   trial.outputs = {
       {"C", c_.data(), c_.bytes(), expected_.data(), {OutputCheck::Kind::Float32, tolerance_}}};
+  // A and B are const in the interface: after every launch they must hold what load() wrote.
+  trial.inputs = {{"A", a_.data(), a_.bytes()}, {"B", b_.data(), b_.bytes()}};
   return trial;
 }
 

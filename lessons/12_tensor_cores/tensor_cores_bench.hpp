@@ -39,7 +39,7 @@ class Bench {
   Bench(const Bench&) = delete;  // the trials point into this object
   Bench& operator=(const Bench&) = delete;
 
-  /// The timed launch of @p variant: multiply(variant, ...).
+  /// The timed launch of @p variant: multiply(variant, ...), which must leave A and B as loaded.
   [[nodiscard]] Trial trial(Variant variant);
   /// 2 M N K, the floating-point operations of one product.
   [[nodiscard]] double flops() const { return 2.0 * m_ * n_ * static_cast<double>(k_); }

@@ -2,8 +2,9 @@
 // block, odd and even, the demo's) and inputs, bit-exact against the CPU reference. Before each
 // run the output is poisoned and so is the GPU's shared memory (NaN), poisoned elements follow
 // the input (a read past its end changes the result) and the output (a write there is a bug);
-// three calls on the same buffers catch a launcher that replays or skips; bad arguments are
-// refused. Test names and points come from the grading table in lessons/00_debugging/README.md.
+// the input, which the interface declares const, must be left as it was uploaded; three calls on
+// the same buffers catch a launcher that replays or skips; bad arguments are refused. Test names
+// and points come from the grading table in lessons/00_debugging/README.md.
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -180,7 +181,8 @@ struct Buffers {
 };
 
 // Runs @p variant on the input in @p buffers, the output poisoned first (with the GPU's shared
-// memory) unless @p poison is false, and checks every output element and the guard after it.
+// memory) unless @p poison is false, and checks that the input is as uploaded, every output
+// element and the guard after it.
 template <class T>
 void run_and_check(Variant variant, Buffers<T>& buffers, const std::vector<float>& input,
                    const std::string& where, bool poison = true) {
@@ -188,6 +190,8 @@ void run_and_check(Variant variant, Buffers<T>& buffers, const std::vector<float
     buffers.out.poison();
   launch<T>(variant, buffers.in.data(), buffers.out.data(), buffers.n);
   CUDA_CHECK(cudaDeviceSynchronize());
+  // The input is const: a kernel may not use it as scratch, even if its output is right.
+  COURSE_CHECK_UNCHANGED(buffers.in.data(), input, "in", where);
   const auto all = buffers.out.to_host();
   const std::span<const T> got(all.data(), buffers.outputs);
   COURSE_CHECK_MATCH(compare_exact<T>(got, expected_of<T>(variant, input), Extent{buffers.outputs}),

@@ -91,7 +91,9 @@ struct PolyBuffers {
 };
 
 // Evaluates @p coefficients at the points in @p buffers (which hold @p x) with @p how, the
-// output poisoned first, and compares with the double-precision reference.
+// output poisoned first, checks that the inputs are as they were given (the interface declares
+// them const: no call may use them as scratch, even if its output is right), and compares with
+// the double-precision reference.
 void run_poly(Poly how, int degree, int sets, int block, PolyBuffers& buffers,
               const std::vector<float>& x, const std::vector<float>& coefficients,
               const std::string& where) {
@@ -101,8 +103,14 @@ void run_poly(Poly how, int degree, int sets, int block, PolyBuffers& buffers,
     DeviceBuffer<float> d_c{std::span<const float>(coefficients)};
     poly_global(d_c.data(), degree, buffers.x(), buffers.y(), n, {}, block);
     CUDA_CHECK(cudaDeviceSynchronize());
+    COURSE_CHECK_UNCHANGED(d_c.data(), coefficients, "d_coefficients", where);
   } else {
-    upload_coefficients(coefficients.data(), degree, sets);
+    // The upload reads host memory: a copy, so that what it may not change can be compared with
+    // the original.
+    const std::vector<float> uploaded = coefficients;
+    upload_coefficients(uploaded.data(), degree, sets);
+    COURSE_CHECK_UNCHANGED(uploaded.data(), coefficients, "h_coefficients",
+                           where + ", upload_coefficients");
     if (how == Poly::Constant) {
       poly_constant(degree, buffers.x(), buffers.y(), n, {}, block);
     } else {
@@ -110,6 +118,7 @@ void run_poly(Poly how, int degree, int sets, int block, PolyBuffers& buffers,
     }
   }
   CUDA_CHECK(cudaDeviceSynchronize());
+  COURSE_CHECK_UNCHANGED(buffers.x(), x, "d_x", where);
   const auto all = buffers.y_all.to_host();
   const std::span<const float> got(all.data() + buffers.offsets.y, n);
   const auto expected = poly_reference(coefficients, degree, sets, x);
@@ -293,7 +302,11 @@ TEST_CASE("poly_constant.share") {
 TEST_CASE("readback.correct") {
   const std::uint64_t seed = derive_seed(base_seed(), 3000);
   const auto coefficients = uniform_floats(kMaxCoefficients, seed);
-  upload_coefficients(coefficients.data(), kMaxDegree, kMaxCoefficients / (kMaxDegree + 1));
+  // The upload reads a copy, which it may not change (h_coefficients is const).
+  const std::vector<float> uploaded = coefficients;
+  upload_coefficients(uploaded.data(), kMaxDegree, kMaxCoefficients / (kMaxDegree + 1));
+  COURSE_CHECK_UNCHANGED(uploaded.data(), coefficients, "h_coefficients",
+                         "upload of " + std::to_string(kMaxCoefficients) + " coefficients");
   for (const int count : {1, 64, 1000, kMaxCoefficients}) {
     std::vector<float> back(count, -7.0f);
     download_coefficients(back.data(), count);
@@ -303,7 +316,10 @@ TEST_CASE("readback.correct") {
   }
   // A second, smaller upload overwrites the start of the buffer and leaves the rest.
   const auto fewer = uniform_floats(8, derive_seed(seed, 1));
-  upload_coefficients(fewer.data(), 7);
+  const std::vector<float> uploaded_fewer = fewer;
+  upload_coefficients(uploaded_fewer.data(), 7);
+  COURSE_CHECK_UNCHANGED(uploaded_fewer.data(), fewer, "h_coefficients",
+                         "upload of 8 coefficients");
   std::vector<float> back(16);
   download_coefficients(back.data(), 16);
   CHECK(std::equal(fewer.begin(), fewer.end(), back.begin()));

@@ -1,8 +1,9 @@
 // Lesson 03's tests: every rung on every shape (any M, N, K, ragged edges, rectangles, empty
-// products, the launcher's limits, each pointer misaligned), the tiled rung at every tile edge,
-// its speed graded as a share of cuBLAS SGEMM measured in this run (through the harness's
-// measuring procedure, matmul_bench.hpp), and the launcher's refusal of bad arguments. Test names,
-// thresholds and points come from the grading table in lessons/03_matmul/README.md.
+// products, the launcher's limits, each pointer misaligned), its const A and B left unchanged,
+// the tiled rung at every tile edge, its speed graded as a share of cuBLAS SGEMM measured in this
+// run (through the harness's measuring procedure, matmul_bench.hpp), and the launcher's refusal
+// of bad arguments. Test names, thresholds and points come from the grading table in
+// lessons/03_matmul/README.md.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -142,8 +143,9 @@ DeviceBuffer<float> upload_at(const std::vector<float>& values, std::size_t offs
   return buffer;
 }
 
-// Runs @p rung on one input; checks every element of C (course::product::check, and the CPU
-// reference for small shapes) and that the guards around C are untouched.
+// Runs @p rung on one input; checks that A and B are as uploaded, every element of C
+// (course::product::check, and the CPU reference for small shapes) and that the guards around C
+// are untouched.
 void check_one(Rung rung, Shape shape, Input input, std::uint64_t seed, Offsets offsets = {}) {
   const auto [m, n, k] = shape;
   const std::size_t a_count = std::size_t(m) * k, b_count = std::size_t(k) * n;
@@ -165,6 +167,10 @@ void check_one(Rung rung, Shape shape, Input input, std::uint64_t seed, Offsets 
   run(rung, a_at, b_at, c_at, shape);
   CUDA_CHECK(cudaDeviceSynchronize());
 
+  // A and B are const: a rung may not use them as scratch, even if C is right. (product::check
+  // reads them back from the device, so it checks C against the inputs as they are now.)
+  COURSE_CHECK_UNCHANGED(a_at, a, "A", where);
+  COURSE_CHECK_UNCHANGED(b_at, b, "B", where);
   COURSE_CHECK_MATCH(product::check(a_at, b_at, c_at, m, n, k, product::Second::B, seed), where);
   const auto all = d_c.to_host();
   if (c_count != 0 && multiply_adds(shape) <= (1 << 20)) {
@@ -205,9 +211,13 @@ void check_changed_input(Rung rung, std::uint64_t seed) {
     d_c.poison();
     run(rung, d_a.data(), d_b.data(), d_c.data(), shape);
     CUDA_CHECK(cudaDeviceSynchronize());
+    const std::string where = context(rung, shape, Input::Uniform, seed, {}) + what;
+    // After every call A and B hold what was uploaded, the changed elements included.
+    COURSE_CHECK_UNCHANGED(d_a.data(), a, "A", where);
+    COURSE_CHECK_UNCHANGED(d_b.data(), b, "B", where);
     COURSE_CHECK_MATCH(
         product::check(d_a.data(), d_b.data(), d_c.data(), m, n, k, product::Second::B, seed),
-        context(rung, shape, Input::Uniform, seed, {}) + what);
+        where);
   };
   // An element in the middle of each matrix: the first and last ones stay as they were.
   auto change = [](std::vector<float>& host, DeviceBuffer<float>& device, std::size_t at) {

@@ -99,8 +99,9 @@ void check_result(Op op, std::span<const T> input, std::span<const T> got,
 
 // Runs @p variant on @p input, placed @p at.in elements into a buffer framed by trap values,
 // with the result @p at.out elements into a poisoned buffer with a guard after it (no trap and
-// no guard after the data under the sanitizer); checks the result and that nothing else of the
-// output buffer was written.
+// no guard after the data under the sanitizer); checks the result, that nothing else of the
+// output buffer was written, and that the input, which the interface declares const, still holds
+// what was uploaded (a rung may not use it as scratch, as PMPP's in-place tree does).
 template <class T>
 void check_one(Variant variant, Op op, std::span<const T> input, Offsets at, int block,
                const std::string& where) {
@@ -117,6 +118,7 @@ void check_one(Variant variant, Op op, std::span<const T> input, Offsets at, int
   const auto all = d_out.to_host();
   check_result<T>(op, input, std::span<const T>(all.data() + at.out, 1), where);
   check_untouched(all, at.out, 1, where);
+  COURSE_CHECK_UNCHANGED(d_in.data() + at.in, input, "d_in", where);
 }
 
 // Uniform inputs of either type: ints in [-1000, 1000], floats in [-1, 1).
@@ -156,6 +158,8 @@ void check_repeat(Variant variant, Op op, std::string_view type, std::size_t n,
                                          : ", second call on the same buffers, element " +
                                                std::to_string(changed) + " changed");
     check_result<T>(op, std::span<const T>(input), d_out.to_host(), where);
+    // The input is const on every call, not only on the first.
+    COURSE_CHECK_UNCHANGED(d_in.data(), input, "d_in", where);
   }
 }
 
@@ -339,6 +343,10 @@ void check_row_one(RowVersion version, RowOp op, Shape shape, std::uint64_t seed
     COURSE_CHECK_MATCH(compare_close(got, expected, {atol, 0.0}, extent), where);
   }
   check_untouched(all, at.out, out_count, where);
+  // A and B are declared const: a version may read them, never write them.
+  COURSE_CHECK_UNCHANGED(d_a.data() + at.a, a, "A", where);
+  if (op == RowOp::DotProduct)
+    COURSE_CHECK_UNCHANGED(d_b.data() + at.b, b, "B", where);
 }
 
 void check_row_correct(RowVersion version) {
@@ -449,8 +457,12 @@ TEST_CASE("sequential.speed") {
                      [] { return sample_of(Variant::Sequential, Variant::InterleavedDivergent); });
 }
 TEST_CASE("first_add_on_load.speed") {
-  COURSE_CHECK_SPEED("first_add_on_load.speed", Graded::Speedup,
-                     [] { return sample_of(Variant::FirstAddOnLoad, Variant::Sequential); });
+  // sequential is the student's too: its time comes from its own row, run in a process of its
+  // own, where nothing tells the student's code that it serves as a baseline.
+  COURSE_CHECK_SPEED("first_add_on_load.speed", Graded::Speedup, [] {
+    return speedup_over_row_apart(sample_of(Variant::FirstAddOnLoad, std::nullopt),
+                                  "sequential.speed", "sequential");
+  });
 }
 TEST_CASE("unrolled_warp.speed") {
   COURSE_CHECK_SPEED("unrolled_warp.speed", Graded::Share, [] {

@@ -4,6 +4,7 @@
 // Names, thresholds and points: lessons/06_box_blur/README.md.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,8 +72,11 @@ void check_kernel(Kernel kernel, std::size_t n, int radius, int block, std::uint
   std::vector<float> got(n);
   CUDA_CHECK(
       cudaMemcpy(got.data(), d_out.data() + at.out, n * sizeof(float), cudaMemcpyDeviceToHost));
-  check_output(got, input, radius,
-               describe(name_of(kKernels, kernel), n, radius, block, seed) + describe(at));
+  const std::string where =
+      describe(name_of(kKernels, kernel), n, radius, block, seed) + describe(at);
+  check_output(got, input, radius, where);
+  // The input is declared const: a rung may read it, never write it.
+  COURSE_CHECK_UNCHANGED(d_in.data() + at.in, input, "d_in", where);
 }
 
 void check_kernel_rung(Kernel kernel) {
@@ -140,10 +144,14 @@ void check_trip(Memory memory, std::size_t n, const PipelineOptions& options, st
   trip(memory, h_in.data() + at.in, h_out.data() + at.out, n,
        TripBuffers{d_in.data() + at.d_in, d_out.data() + at.d_out}, options, stream.get());
   stream.synchronize();
-  check_output(std::span<const float>(h_out.data() + at.out, n), input, options.radius,
-               describe(name_of(kMemories, memory), n, options.radius, options.block, seed) + ", " +
-                   std::string(name_of(kKernels, options.kernel)) + " kernel, chunks " +
-                   std::to_string(options.chunks) + describe(at));
+  const std::string where =
+      describe(name_of(kMemories, memory), n, options.radius, options.block, seed) + ", " +
+      std::string(name_of(kKernels, options.kernel)) + " kernel, chunks " +
+      std::to_string(options.chunks) + describe(at);
+  check_output(std::span<const float>(h_out.data() + at.out, n), input, options.radius, where);
+  // The host input is declared const: a trip may send it, never write it (nor use its memory as
+  // a staging buffer). The device buffers are the trip's own to write.
+  COURSE_CHECK_UNCHANGED(h_in.data() + at.in, input, "h_in", where);
 }
 
 void check_memory_rung(Memory memory) {
@@ -247,7 +255,7 @@ SpeedSample kernel_sample(Kernel kernel) {
 
 // @p memory's trip against the @p baseline trip, both at the box-blur article's size; the share is
 // of the pinned copies in both directions at once, the most any trip can reach.
-SpeedSample trip_sample(Memory memory, Memory baseline) {
+SpeedSample trip_sample(Memory memory, std::optional<Memory> baseline) {
   PipelineOptions options;
   options.radius = kSpeedRadius;
   const Measurement rung = measure_trip(memory, kTripSize, options, speed_options(5000));
@@ -259,8 +267,9 @@ SpeedSample trip_sample(Memory memory, Memory baseline) {
   sample.time_ms = rung.timing.median_ms;
   sample.share = gb_per_s(blur_bytes(kTripSize), sample.time_ms) /
                  ceilings::pinned_bidirectional(kTripSize * sizeof(float)).value;
-  compare_with(sample, measure_trip(baseline, kTripSize, options, speed_options(5001)),
-               name_of(kMemories, baseline));
+  if (baseline)
+    compare_with(sample, measure_trip(*baseline, kTripSize, options, speed_options(5001)),
+                 name_of(kMemories, *baseline));
   return sample;
 }
 
@@ -306,8 +315,12 @@ TEST_CASE("pinned.speed") {
                      [] { return trip_sample(Memory::Pinned, Memory::Pageable); });
 }
 TEST_CASE("streams.speed") {
-  COURSE_CHECK_SPEED("streams.speed", Graded::Speedup,
-                     [] { return trip_sample(Memory::Streams, Memory::Pinned); });
+  // pinned is the student's too: its time comes from its own row, run in a process of its own,
+  // where nothing tells the student's code that it serves as a baseline.
+  COURSE_CHECK_SPEED("streams.speed", Graded::Speedup, [] {
+    return speedup_over_row_apart(trip_sample(Memory::Streams, std::nullopt), "pinned.speed",
+                                  "pinned");
+  });
 }
 
 // Runs without a GPU: every check happens before anything touches the device.

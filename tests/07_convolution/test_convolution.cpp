@@ -181,16 +181,23 @@ struct Buffers {
 };
 
 // Uploads @p input, runs @p variant on it with a freshly poisoned output, and checks every output
-// pixel against the reference and the guards around the output.
+// pixel against the reference and the guards around the output, and that the inputs the
+// interface declares const (the image and the filter) still hold what they held before.
 void run_and_check(Variant variant, const Case& c, const std::vector<float>& input,
                    const Filter& filter, Buffers& buffers, const std::string& where) {
   const std::size_t count = input.size();
   CUDA_CHECK(cudaMemcpy(buffers.in.data() + c.in_offset, input.data(), count * sizeof(float),
                         cudaMemcpyHostToDevice));
   buffers.out.poison();
+  const Filter before = filter;  // what the filter held before the call
   convolve(variant, buffers.in.data() + c.in_offset, buffers.out.data() + buffers.out_at, c.width,
            c.height, filter);
   CUDA_CHECK(cudaDeviceSynchronize());
+  // A rung may read its image and its filter, never write them (nor use the image as scratch).
+  COURSE_CHECK_UNCHANGED(buffers.in.data() + c.in_offset, input, "the input image", where);
+  COURSE_CHECK_UNCHANGED(filter.weights.data(), before.weights, "the filter's weights", where);
+  COURSE_CHECK_UNCHANGED(filter.column.data(), before.column, "the filter's column", where);
+  COURSE_CHECK_UNCHANGED(filter.row.data(), before.row, "the filter's row", where);
   const auto all = buffers.out.to_host();
   const std::span<const float> everything(all);
   const Reference ref = convolve_reference(input, c.width, c.height, filter);

@@ -128,8 +128,9 @@ struct Buffers {
   std::size_t out_at;  // where the output starts in `out`
 };
 
-// Uploads @p input, runs @p variant on it with a freshly poisoned output, and checks the output
-// and the guards around it.
+// Uploads @p input, runs @p variant on it with a freshly poisoned output, and checks the output,
+// the guards around it, and that the inputs the interface declares const (the input grid and the
+// coefficients) still hold what they held before.
 void run_and_check(Variant variant, const Case& c, const std::vector<float>& input,
                    const Coefficients& coefficients, Buffers& buffers, const std::string& where) {
   const Grid g = c.grid;
@@ -137,9 +138,13 @@ void run_and_check(Variant variant, const Case& c, const std::vector<float>& inp
   CUDA_CHECK(cudaMemcpy(buffers.in.data() + c.in_shift, input.data(), count * sizeof(float),
                         cudaMemcpyHostToDevice));
   buffers.out.poison();
+  const std::vector<Coefficients> before{coefficients};
   stencil(variant, buffers.in.data() + c.in_shift, buffers.out.data() + buffers.out_at, g,
           coefficients);
   CUDA_CHECK(cudaDeviceSynchronize());
+  // A rung may read its input and its weights, never write them (nor use the input as scratch).
+  COURSE_CHECK_UNCHANGED(buffers.in.data() + c.in_shift, input, "the input grid", where);
+  COURSE_CHECK_UNCHANGED(&coefficients, before, "the coefficients", where);
   const auto all = buffers.out.to_host();
   check_field(std::span<const float>(all).subspan(buffers.out_at, count),
               stencil_reference(input, g, coefficients), input, g, where);
@@ -264,12 +269,15 @@ void check_jacobi(Grid g, int sweeps, bool heat_field, std::uint64_t seed,
   DeviceBuffer<float> d_a{std::span<const float>(input)};
   DeviceBuffer<float> d_b(count);
   d_b.poison();
+  const std::vector<Coefficients> before{c};
   float* result = jacobi(d_a.data(), d_b.data(), g, c, sweeps, kernel);
   CUDA_CHECK(cudaDeviceSynchronize());
   const std::string where = "jacobi with kernel " + std::string(name_of(kernel)) + ", " +
                             shape_text(g) + ", " + std::to_string(sweeps) + " sweeps, " +
                             (heat_field ? "heat field" : "uniform [0, 1) input") + ", seed " +
                             std::to_string(seed);
+  // The driver's two buffers are its to write; the coefficients it may only read.
+  COURSE_CHECK_UNCHANGED(&c, before, "the coefficients", where);
   REQUIRE_MESSAGE(result == (sweeps % 2 == 0 ? d_a.data() : d_b.data()),
                   where << ": the result must be in d_a after an even number of sweeps, in d_b "
                            "after an odd one");

@@ -47,10 +47,11 @@ std::string describe(Variant variant, std::size_t n, std::string_view input, std
 
 // Runs @p variant on @p text placed as @p at says, with 'z' before it and 'a' after it; each
 // time the counts are poisoned first, and must come out exact with the counts before and after
-// them untouched. It runs twice on the same output (the second run catches scratch or shared
-// memory that still holds the first run's counts), then once more with one byte in the middle of
-// the text changed, in the same buffers (a rung that keeps results keyed on the input's address,
-// or on a few of its bytes, returns the old counts).
+// them untouched, and the text (const in the interface) exactly as uploaded. It runs twice on the
+// same output (the second run catches scratch or shared memory that still holds the first run's
+// counts), then once more with one byte in the middle of the text changed, in the same buffers (a
+// rung that keeps results keyed on the input's address, or on a few of its bytes, returns the old
+// counts).
 void check_one(Variant variant, std::span<const unsigned char> text, const Placement& at,
                const std::string& where) {
   const std::size_t n = text.size();
@@ -64,6 +65,9 @@ void check_one(Variant variant, std::span<const unsigned char> text, const Place
   DeviceBuffer<std::uint32_t> d_bins(at.bins_offset + bins + after);
   unsigned char* const text_at = n == 0 ? nullptr : d_text.data() + at.text_offset;
   std::uint32_t* const bins_at = d_bins.data() + at.bins_offset;
+  // What the text at text_at holds: a rung that counts right but uses its input as scratch (or
+  // scribbles on it) breaks the caller's data, so the text must still be this after every run.
+  std::vector<unsigned char> uploaded(text.begin(), text.end());
 
   auto run = [&](std::span<const std::uint32_t> expected, const std::string& which) {
     d_bins.poison();
@@ -72,6 +76,7 @@ void check_one(Variant variant, std::span<const unsigned char> text, const Place
     const auto all = d_bins.to_host();
     const std::span<const std::uint32_t> got(all.data() + at.bins_offset, bins);
     COURSE_CHECK_MATCH(compare_exact<std::uint32_t>(got, expected, {bins}), where + ", " + which);
+    COURSE_CHECK_UNCHANGED(text_at, uploaded, "d_text", where + ", " + which);
     const std::vector<std::uint32_t> poison(std::max(at.bins_offset, after), 0xFFFFFFFFu);
     CHECK_MESSAGE(
         std::memcmp(all.data(), poison.data(), at.bins_offset * sizeof(std::uint32_t)) == 0,
@@ -85,11 +90,10 @@ void check_one(Variant variant, std::span<const unsigned char> text, const Place
   run(expected, "second run");
   if (n == 0)
     return;
-  std::vector<unsigned char> changed(text.begin(), text.end());
-  unsigned char& middle = changed[n / 2];
+  unsigned char& middle = uploaded[n / 2];
   middle = middle >= 'a' && middle <= 'z' ? (middle <= 'm' ? 'z' : 'a') : 'q';  // another bin
   CUDA_CHECK(cudaMemcpy(text_at + n / 2, &middle, 1, cudaMemcpyHostToDevice));
-  run(histogram_reference(variant, changed),
+  run(histogram_reference(variant, uploaded),
       "third run, byte " + std::to_string(n / 2) + " changed to '" +
           std::string(1, static_cast<char>(middle)) + "' in the same buffers");
 }

@@ -110,8 +110,13 @@ void check_one(Variant variant, ScanKind kind, std::span<const T> input, const C
     if (!c.in_place) {
       CHECK_MESSAGE(std::memcmp(all.data(), poison.data(), c.out_offset * sizeof(T)) == 0,
                     where << which << ": the rung wrote before the start of its output");
-      CHECK_MESSAGE(std::memcmp(after.data(), framed.data(), framed.size() * sizeof(T)) == 0,
-                    where << which << ": the rung changed its input");
+      // Out of place the input is const: it, and the trap values around it, must be exactly
+      // as uploaded (a rung that scans right but uses its input as scratch breaks the caller's
+      // data).
+      COURSE_CHECK_UNCHANGED(d_in.data(), framed,
+                             "d_in (with the trap values around it; index " +
+                                 std::to_string(start) + " is its element 0)",
+                             where + which);
     } else {
       CHECK_MESSAGE(std::memcmp(after.data(), framed.data(), start * sizeof(T)) == 0,
                     where << which << ": the rung wrote before the start of its output");

@@ -191,8 +191,8 @@ Comparison check_product(const Operand& a, const Operand& b, const float* d_c,
                          std::vector<double>(c.size(), 0.0), extent);
 }
 
-// Runs @p variant on one input; checks every element of C and that the guards around C are
-// untouched.
+// Runs @p variant on one input; checks every element of C, that the guards around C are
+// untouched, and that A and B (const in the interface) still hold what was uploaded.
 void check_one(Variant variant, Shape shape, Input input, std::uint64_t seed,
                Offsets offsets = {}) {
   const auto [m, n, k] = shape;
@@ -220,11 +220,16 @@ void check_one(Variant variant, Shape shape, Input input, std::uint64_t seed,
       where << ": the kernel wrote past the end of C");
   CHECK_MESSAGE(std::memcmp(all.data(), poison.data(), offsets.c * sizeof(float)) == 0,
                 where << ": the kernel wrote before the start of C");
+  // A rung that multiplies right but uses A or B as scratch (the padded path included) breaks
+  // the caller's matrices: both must be exactly the values uploaded, where they were uploaded.
+  COURSE_CHECK_UNCHANGED(d_a.data() + offsets.a, a.values, "A", where);
+  COURSE_CHECK_UNCHANGED(d_b.data() + offsets.b, b.values, "B", where);
 }
 
 // One product, then the same buffers again with one element of A changed, then one of B: C must
 // follow each change. A launcher that replays a result kept from an earlier call, keyed on the
 // pointers, the shape or a few elements read back, fails here, in the correctness row itself.
+// After every call A and B must still hold what was uploaded (with the changed element).
 // The shape takes the tensor-core rungs' direct path (K a multiple of 8, aligned pointers).
 void check_changed_input(Variant variant, std::uint64_t seed) {
   const Shape shape{129, 257, 72};
@@ -243,6 +248,10 @@ void check_changed_input(Variant variant, std::uint64_t seed) {
         check_product(a, b, d_c.data(), std::span<const float>(all.data(), std::size_t(m) * n),
                       shape, Input::Uniform, seed),
         context(variant, shape, Input::Uniform, seed, {}) + what);
+    COURSE_CHECK_UNCHANGED(d_a.data(), a.values, "A",
+                           context(variant, shape, Input::Uniform, seed, {}) + what);
+    COURSE_CHECK_UNCHANGED(d_b.data(), b.values, "B",
+                           context(variant, shape, Input::Uniform, seed, {}) + what);
   };
   // An element in the middle of each matrix, moved by 1 towards 0 (a different BF16 value, still
   // in [-1, 1]): the first and last ones stay as they were.
