@@ -310,34 +310,34 @@ Measurement measure(const Trial& trial, const MeasureOptions& options) {
     trial.load(seed, stream);
     for (std::size_t i = 0; i < trial.inputs.size(); ++i) {
       if (trial.inputs[i].bytes != 0)
-        CUDA_CHECK(cudaMemcpyAsync(snapshots[i].data(), trial.inputs[i].data,
-                                   trial.inputs[i].bytes, cudaMemcpyDefault, stream));
+        CUDA_CHECK(cudaMemcpyAsync(snapshots[i].data(), trial.inputs[i].data, trial.inputs[i].bytes,
+                                   cudaMemcpyDefault, stream));
     }
     return seed;
   };
-  // After a launch: its inputs as load() left them, then the expected outputs. The reference runs
-  // only now, so that no launch ever finds the answer it should compute waiting in device memory.
-  auto inputs_unchanged_then_reference = [&](const std::string& which, std::uint64_t seed) {
+  // After a launch: its inputs must be as load() left them; only then is the reference computed
+  // (so that no launch finds the answer it should compute waiting in device memory) and every
+  // output compared with it. Returns what is wrong, or "".
+  auto verify = [&](const std::string& which, std::uint64_t seed) {
+    std::ostringstream out;
+    out << trial.rung << ": " << which << " (inputs of seed " << seed << ")";
     for (std::size_t i = 0; i < trial.inputs.size(); ++i) {
       const auto& input = trial.inputs[i];
-      const TimedOutput as_written{input.name, const_cast<void*>(input.data), input.bytes,
-                                   snapshots[i].data(), {OutputCheck::Kind::Bytes, {}}};
-      if (const std::string wrong = compare_output(as_written, counters, stream); !wrong.empty()) {
-        std::ostringstream out;
-        out << trial.rung << ": " << which << " (inputs of seed " << seed << ") wrote its input "
-            << input.name << ", which the interface declares const: " << wrong;
+      const TimedOutput as_loaded{input.name,
+                                  const_cast<void*>(input.data),
+                                  input.bytes,
+                                  snapshots[i].data(),
+                                  {OutputCheck::Kind::Bytes, {}}};
+      if (const std::string wrong = compare_output(as_loaded, counters, stream); !wrong.empty()) {
+        out << " wrote its input " << input.name
+            << ", which the interface declares const: " << wrong;
         return out.str();
       }
     }
     trial.reference(stream);
-    return std::string{};
-  };
-  auto check = [&](const std::string& which, std::uint64_t seed) {
     for (const auto& output : trial.outputs) {
-      const std::string wrong = compare_output(output, counters, stream);
-      if (!wrong.empty()) {
-        std::ostringstream out;
-        out << trial.rung << ": " << which << " (inputs of seed " << seed << "): " << wrong;
+      if (const std::string wrong = compare_output(output, counters, stream); !wrong.empty()) {
+        out << ": " << wrong;
         return out.str();
       }
     }
@@ -350,10 +350,7 @@ Measurement measure(const Trial& trial, const MeasureOptions& options) {
     const std::uint64_t seed = fresh();
     poison();
     trial.launch(stream);
-    const std::string which = "untimed launch " + std::to_string(i + 1);
-    result.failure = inputs_unchanged_then_reference(which, seed);
-    if (result.sound())
-      result.failure = check(which, seed);
+    result.failure = verify("untimed launch " + std::to_string(i + 1), seed);
     if (!result.sound())
       return result;
   }
@@ -373,13 +370,11 @@ Measurement measure(const Trial& trial, const MeasureOptions& options) {
     timer.start(stream);
     trial.launch(stream);
     ms.push_back(timer.stop(stream));
-    const std::string which =
-        "timed launch " + std::to_string(r + 1) + " of " + std::to_string(repeats) +
-        (schedule[r] == bench::Prepare::Poison ? ", output poisoned before it"
-                                               : ", output left stale before it");
-    result.failure = inputs_unchanged_then_reference(which, seed);
-    if (result.sound())
-      result.failure = check(which, seed);
+    result.failure =
+        verify("timed launch " + std::to_string(r + 1) + " of " + std::to_string(repeats) +
+                   (schedule[r] == bench::Prepare::Poison ? ", output poisoned before it"
+                                                          : ", output left stale before it"),
+               seed);
     if (!result.sound())
       return result;
   }

@@ -156,6 +156,10 @@ int report_fd() {
 
 }  // namespace
 
+bool in_baseline_process() {
+  return report_fd() >= 0;
+}
+
 SpeedSample speedup_over_row_apart(SpeedSample rung, std::string_view baseline_row,
                                    std::string_view baseline) {
   rung.baseline = std::string(baseline);
@@ -169,8 +173,7 @@ SpeedSample speedup_over_row_apart(SpeedSample rung, std::string_view baseline_r
   const std::string test_case = "--test-case=" + std::string(baseline_row);
   static int calls = 0;
   const std::string seed =
-      "COURSE_SEED=" + std::to_string(derive_seed(base_seed(), 0x62617365ULL + calls++) % 1000000007ULL);
-  const std::string fd = "COURSE_REPORT_FD=3";
+      std::to_string(derive_seed(base_seed(), 0x62617365ULL + calls++) % 1000000007ULL);
   std::vector<std::string> env_text;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string_view entry(*e);
@@ -178,8 +181,8 @@ SpeedSample speedup_over_row_apart(SpeedSample rung, std::string_view baseline_r
       continue;
     env_text.emplace_back(entry);
   }
-  env_text.push_back(seed);
-  env_text.push_back(fd);
+  env_text.push_back("COURSE_SEED=" + seed);
+  env_text.push_back("COURSE_REPORT_FD=3");
   std::vector<char*> envp;
   for (auto& entry : env_text)
     envp.push_back(entry.data());
@@ -207,7 +210,7 @@ SpeedSample speedup_over_row_apart(SpeedSample rung, std::string_view baseline_r
   }
   ::close(pipe_fds[0]);
   std::printf("[course] baseline %s: measured apart, by its own row %s (seed %s)\n",
-              rung.baseline.c_str(), std::string(baseline_row).c_str(), seed.c_str() + 12);
+              rung.baseline.c_str(), std::string(baseline_row).c_str(), seed.c_str());
   const auto newline = report.find('\n');
   double baseline_ms = 0.0;
   if (newline != std::string::npos)

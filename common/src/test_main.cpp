@@ -119,7 +119,9 @@ int main(int argc, char** argv) {
     const std::string tool(course::sanitize_tool());
     std::printf("[course] run: seed=%llu quick=%d sanitize=%s\n",
                 static_cast<unsigned long long>(course::base_seed()), course::quick_mode() ? 1 : 0,
-                !course::sanitize_mode() ? "0" : tool.empty() ? "1" : tool.c_str());
+                !course::sanitize_mode() ? "0"
+                : tool.empty()           ? "1"
+                                         : tool.c_str());
     std::fflush(stdout);
   }
 

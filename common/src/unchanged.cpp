@@ -6,8 +6,8 @@
 
 #include <cuda_runtime.h>
 
-#include "course/error.hpp"
 #include "course/compare.hpp"
+#include "course/error.hpp"
 
 namespace course {
 
@@ -29,9 +29,9 @@ std::string changed_input_bytes(const void* device, const void* host, std::size_
       first = i / element_bytes;
   }
   std::ostringstream out;
-  out << "the launcher wrote its input " << name << ", which the interface declares const: "
-      << changed << " of " << bytes / element_bytes << " elements changed, the first at index "
-      << first;
+  out << "the launcher wrote its input " << name
+      << ", which the interface declares const: " << changed << " of " << bytes / element_bytes
+      << " elements changed, the first at index " << first;
   return out.str();
 }
 

@@ -6,12 +6,16 @@
 /// the expected outputs with trusted code, how to call the launcher under test, which device
 /// memory it writes); course::measure() does the rest, the same way for tests and demos:
 ///
-/// 1. **Fresh inputs every repeat.** Each timed repeat loads inputs made from a new seed, so no
-///    launcher can replay a result it kept from an earlier call, whatever it keys it on.
+/// 1. **Fresh inputs every repeat.** Each timed repeat loads inputs made from a new seed, and
+///    every call of measure() in a process starts from a seed of its own (a second attempt, a
+///    baseline after its rung), so no launcher can replay a result it kept from an earlier
+///    call, whatever it keys it on.
 /// 2. **Every timed repeat is checked.** Before each repeat the outputs are either poisoned with
 ///    0xFF bytes (a NaN for floats, -1 for integers) or left holding the previous repeat's
 ///    result, a decoy that looks written; which of the two is decided by the seed. After the
-///    repeat a kernel compares every output element with its expected value on the GPU.
+///    repeat the inputs the interface declares const (Trial::inputs) must be as they were
+///    loaded; only then is the reference computed (the answer is never in device memory while
+///    the launch runs), and a kernel compares every output element with it on the GPU.
 /// 3. **The harness owns the stream and the clock.** It creates a non-blocking stream, hands it
 ///    to the launcher and records its events there. A host wall-clock measurement of a
 ///    synchronized batch of launches cross-checks the events: work that escapes to another
@@ -70,8 +74,9 @@ struct Trial {
   std::string rung;  ///< the rung's name, for messages
   /// Writes fresh inputs made from @p seed into the buffers the launch reads (not timed).
   std::function<void(std::uint64_t seed, cudaStream_t stream)> load;
-  /// Computes the expected value of every output for the inputs just loaded, with trusted code
-  /// (a given rung, a library, the harness): not timed, never the code under test.
+  /// Computes the expected value of every output for the inputs loaded, with trusted code (a
+  /// given rung, a library, the harness): not timed, never the code under test. It runs after
+  /// the launch, so it must read the loaded inputs, never what the launch writes.
   std::function<void(cudaStream_t stream)> reference;
   /// Calls the launcher under test: everything it does must be ordered on @p stream.
   std::function<void(cudaStream_t stream)> launch;

@@ -76,6 +76,19 @@ SpeedSample measure_speed(std::string_view test, Graded graded, double threshold
 [[nodiscard]] SpeedSample speedup_over_row_apart(SpeedSample rung, std::string_view baseline_row,
                                                  std::string_view baseline);
 
+/// True in a process that times a baseline for another row (speedup_over_row_apart): there only
+/// the row's own time is reported, so its sample need not measure the row's own baseline.
+[[nodiscard]] bool in_baseline_process();
+
+/// @p baseline, or none in a baseline's process (in_baseline_process()): what a speed row that
+/// serves as another row's baseline passes for its own baseline rung. Nothing the student's
+/// code sees before the process ends differs: the time is reported, and the process exits,
+/// right after the rung's own measurement.
+template <class Rung>
+[[nodiscard]] std::optional<Rung> unless_in_baseline_process(Rung baseline) {
+  return in_baseline_process() ? std::nullopt : std::optional<Rung>(baseline);
+}
+
 /// The "[course] result: ..." line for @p sample, as measure_speed prints it.
 [[nodiscard]] std::string describe(std::string_view test, const SpeedSample& sample);
 

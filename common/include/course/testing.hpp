@@ -41,11 +41,11 @@
 /// std::vector or span of the values uploaded). On failure prints @p context and the first
 /// element that changed. Every correctness check calls it for every input the interface declares
 /// const, after every call of the launcher.
-#define COURSE_CHECK_UNCHANGED(device, host, name, context)                                       \
-  do {                                                                                            \
-    const std::string course_changed_ = ::course::changed_input(                                 \
-        (device), std::span(std::as_const(host)), (name));                                       \
-    CHECK_MESSAGE(course_changed_.empty(), (context) << ": " << course_changed_);                  \
+#define COURSE_CHECK_UNCHANGED(device, host, name, context)                        \
+  do {                                                                             \
+    const std::string course_changed_ =                                            \
+        ::course::changed_input((device), std::span(std::as_const(host)), (name)); \
+    CHECK_MESSAGE(course_changed_.empty(), (context) << ": " << course_changed_);  \
   } while (0)
 
 /// Grades one speed test: measures (re-measuring up to three times) and checks the graded ratio
