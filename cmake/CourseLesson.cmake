@@ -337,8 +337,17 @@ function(course_add_lesson)
         add_test(NAME ${tag}/mutant/${mutant}
                  COMMAND sh ${COURSE_RUN_ROWS} reject $<TARGET_FILE:${tag}_mutant_${mutant}> "${expect}")
         set(mutant_labels ${tag} mutant gpu)
-        if(expect MATCHES "\\.(speed|share|speed_[a-z0-9_]+)(,|$)|\\*")
-          list(APPEND mutant_labels perf)   # it may be caught by a timing: time it alone
+        # Caught only by a timing (every Expect row timed): time it alone. A mutant that one of
+        # its correctness rows catches shares the GPU as those rows do.
+        string(REPLACE "," ";" expect_rows "${expect}")
+        set(only_timed ON)
+        foreach(row IN LISTS expect_rows)
+          if(NOT row MATCHES "\\.(speed|share|speed_[a-z0-9_]+)$|\\*")
+            set(only_timed OFF)
+          endif()
+        endforeach()
+        if(only_timed)
+          list(APPEND mutant_labels perf)
         endif()
         _course_test_properties(${tag}/mutant/${mutant} gpu "${mutant_labels}")
       endif()
