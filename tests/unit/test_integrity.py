@@ -188,6 +188,10 @@ namespace course::lesson02 { void f() { course::lesson03::launch_tiled(); } }
                                  capture_output=True, text=True)
         self.assertEqual(missing.returncode, 1)
         self.assertIn("did it build", missing.stdout)
+        bad = subprocess.run([sys.executable, script, "--lesson", "2", obj], capture_output=True,
+                             text=True)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("two digits", bad.stderr)
 
 
 if __name__ == "__main__":
