@@ -123,6 +123,8 @@ std::string compare_on_host(const TimedOutput& output, cudaStream_t stream) {
   std::vector<unsigned char> got(output.bytes), expected(output.bytes);
   CUDA_CHECK(cudaMemcpy(got.data(), output.data, output.bytes, cudaMemcpyDefault));
   CUDA_CHECK(cudaMemcpy(expected.data(), output.expected, output.bytes, cudaMemcpyDefault));
+  if (std::memcmp(got.data(), expected.data(), output.bytes) == 0)
+    return {};  // the same bits pass either check, and a 64 MB trip is compared in milliseconds
   const bool float32 = output.check.kind == OutputCheck::Kind::Float32;
   const std::size_t size = float32 ? sizeof(float) : 1;
   const std::size_t elements = output.bytes / size;

@@ -71,8 +71,8 @@ SpeedSample measure_speed(std::string_view test, Graded graded, double threshold
 /// baseline's own speed row @p baseline_row (e.g. "tiled.speed") exactly as CTest runs it, and
 /// reports that row's first measured time back to this one. Code that slows a rung only when it
 /// serves as a baseline would slow the baseline's own row too. @p rung is this row's sample
-/// (measured here, its speedup not set); the result carries the speedup over @p baseline, or
-/// why the baseline could not be measured.
+/// (measured here, its speedup not set); the result carries the speedup over @p baseline (timed
+/// once per row, however many attempts the row makes), or why the baseline could not be measured.
 [[nodiscard]] SpeedSample speedup_over_row_apart(SpeedSample rung, std::string_view baseline_row,
                                                  std::string_view baseline);
 
