@@ -112,6 +112,7 @@ function(_course_register_rows tag flavour exe readme broken)
       course_sanitizer_or_placeholder(sanitizer)
       add_test(NAME "${test}" COMMAND sh ${COURSE_RUN_ROWS} all ${exe} "${checked_filter}"
                                       "${sanitizer}" memcheck racecheck)
+      set_tests_properties("${test}" PROPERTIES REQUIRED_FILES "${exe}")
       _course_test_properties("${test}" gpu "${tag};${flavour};gpu;sanitize")
       set_tests_properties("${test}" PROPERTIES TIMEOUT ${COURSE_SANITIZE_TIMEOUT} COST 30)
       if(flavour STREQUAL "student" AND COURSE_BUILD_SOLUTIONS AND NOT kind STREQUAL "given")
@@ -119,8 +120,11 @@ function(_course_register_rows tag flavour exe readme broken)
       endif()
       continue()
     endif()
-    # Through the row runner, which sets the run's seed and checks what the row used.
+    # Through the row runner, which sets the run's seed and checks what the row used. A test
+    # binary that was not built leaves the row "Not Run" (REQUIRED_FILES), as CTest says of a
+    # missing program: the grader shows the lesson as NOT BUILT.
     add_test(NAME "${test}" COMMAND sh ${COURSE_RUN_ROWS} row ${exe} "${name}")
+    set_tests_properties("${test}" PROPERTIES REQUIRED_FILES "${exe}")
     set(where gpu)
     if(name MATCHES "^launcher\\.")
       set(where cpu)

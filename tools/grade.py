@@ -192,8 +192,9 @@ TIMEOUT_RE = re.compile(r"\bTimeout\b")
 # test_main.cpp's atexit guard: the code under test called exit() (exit code 86).
 ENDED_EARLY_RE = re.compile(r"\[course\] FAILED: the process ended before the tests finished")
 CUDA_ERROR_RE = re.compile(r"CUDA error|CudaError|cudaError[A-Z]\w*")
-# CTest's words when the test program does not exist (the lesson did not build).
-NOT_BUILT_RE = re.compile(r"Unable to find executable|Could not find executable")
+# CTest's words when the test program does not exist (the lesson did not build): its own, or
+# those of a row whose program is a REQUIRED_FILES of the row runner's command.
+NOT_BUILT_RE = re.compile(r"Unable to find (executable|required file)|Could not find executable")
 BUILD_ERROR_RE = re.compile(r"\berror\b|\bError \d+\b|FAILED:", re.IGNORECASE)
 BUILD_PATH_RE = re.compile(r"^\S*?/(lessons/\S+)")
 # CTest's words for a test process that died (failure message or log summary).

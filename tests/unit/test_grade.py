@@ -384,6 +384,11 @@ class StatusMapping(unittest.TestCase):
                                         output="Unable to find executable: /b/lesson02_tests"))
         self.assertEqual(result.status, "NOT BUILT")
         self.assertIn("not built", result.reason)
+        # A row run through the row runner names its program as a required file.
+        result = self.classify(testcase("lesson02/student/tiled.correct", status="notrun",
+                                        children='<skipped message="Required Files Missing"/>',
+                                        output="Unable to find required file: /b/lesson02_tests"))
+        self.assertEqual(result.status, "NOT BUILT")
 
     def test_exit_cuda_error_and_crash_reasons(self) -> None:
         name = "lesson01/student/poly_constant.correct"
