@@ -136,7 +136,11 @@ function(_course_register_rows tag flavour exe readme broken)
     _course_test_properties("${test}" ${where} "${labels}")
     if(flavour STREQUAL "student" AND COURSE_BUILD_SOLUTIONS AND NOT kind STREQUAL "given")
       # The untouched skeleton must refuse this rung in so many words (or, broken, fail its check).
+      # A timed row that only refuses measures nothing: it need not have the GPU to itself.
       set_tests_properties("${test}" PROPERTIES PASS_REGULAR_EXPRESSION "${untouched}")
+      if(NOT broken)
+        set_tests_properties("${test}" PROPERTIES RUN_SERIAL FALSE)
+      endif()
     endif()
   endforeach()
 endfunction()
