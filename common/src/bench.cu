@@ -307,7 +307,7 @@ Measurement measure(const Trial& trial, const MeasureOptions& options) {
   std::vector<DeviceBuffer<unsigned char>> snapshots;
   for (const auto& input : trial.inputs)
     snapshots.emplace_back(input.bytes);
-  auto fresh = [&] {
+  auto fresh = [&](bool with_reference) {
     const std::uint64_t seed = bench::launch_seed(first_seed, launch_index++);
     trial.load(seed, stream);
     for (std::size_t i = 0; i < trial.inputs.size(); ++i) {
@@ -315,14 +315,22 @@ Measurement measure(const Trial& trial, const MeasureOptions& options) {
         CUDA_CHECK(cudaMemcpyAsync(snapshots[i].data(), trial.inputs[i].data, trial.inputs[i].bytes,
                                    cudaMemcpyDefault, stream));
     }
+    if (with_reference)
+      trial.reference(stream);
     return seed;
   };
-  // After a launch: its inputs must be as load() left them; only then is the reference computed
-  // (so that no launch finds the answer it should compute waiting in device memory) and every
-  // output compared with it. Returns what is wrong, or "".
+  // After a launch: every output compared with the reference at once, on the harness's stream,
+  // so that work the launcher left running elsewhere is caught unfinished; then the inputs, which
+  // must be as load() left them. Returns what is wrong, or "".
   auto verify = [&](const std::string& which, std::uint64_t seed) {
     std::ostringstream out;
     out << trial.rung << ": " << which << " (inputs of seed " << seed << ")";
+    for (const auto& output : trial.outputs) {
+      if (const std::string wrong = compare_output(output, counters, stream); !wrong.empty()) {
+        out << ": " << wrong;
+        return out.str();
+      }
+    }
     for (std::size_t i = 0; i < trial.inputs.size(); ++i) {
       const auto& input = trial.inputs[i];
       const TimedOutput as_loaded{input.name,
@@ -336,20 +344,13 @@ Measurement measure(const Trial& trial, const MeasureOptions& options) {
         return out.str();
       }
     }
-    trial.reference(stream);
-    for (const auto& output : trial.outputs) {
-      if (const std::string wrong = compare_output(output, counters, stream); !wrong.empty()) {
-        out << ": " << wrong;
-        return out.str();
-      }
-    }
     return std::string{};
   };
 
   // Whatever ran before (a launcher's stray work included) is finished before the first launch.
   CUDA_CHECK(cudaDeviceSynchronize());
   for (int i = 0; i < options.warmup; ++i) {
-    const std::uint64_t seed = fresh();
+    const std::uint64_t seed = fresh(true);
     poison();
     trial.launch(stream);
     result.failure = verify("untimed launch " + std::to_string(i + 1), seed);
@@ -363,7 +364,7 @@ Measurement measure(const Trial& trial, const MeasureOptions& options) {
   ms.reserve(static_cast<std::size_t>(repeats));
   EventTimer timer;
   for (int r = 0; r < repeats; ++r) {
-    const std::uint64_t seed = fresh();
+    const std::uint64_t seed = fresh(true);
     if (schedule[r] == bench::Prepare::Poison)
       poison();  // else: the last result, now stale
     if (options.flush_l2)
@@ -388,7 +389,7 @@ Measurement measure(const Trial& trial, const MeasureOptions& options) {
   result.batch_launches = bench::batch_launches(result.timing.median_ms);
   std::optional<std::string> disagreement;
   for (int attempt = 0; attempt < 3; ++attempt) {
-    fresh();
+    fresh(false);
     CUDA_CHECK(cudaDeviceSynchronize());
     const auto start = std::chrono::steady_clock::now();
     timer.start(stream);

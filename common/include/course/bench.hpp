@@ -13,9 +13,9 @@
 /// 2. **Every timed repeat is checked.** Before each repeat the outputs are either poisoned with
 ///    0xFF bytes (a NaN for floats, -1 for integers) or left holding the previous repeat's
 ///    result, a decoy that looks written; which of the two is decided by the seed. After the
-///    repeat the inputs the interface declares const (Trial::inputs) must be as they were
-///    loaded; only then is the reference computed (the answer is never in device memory while
-///    the launch runs), and a kernel compares every output element with it on the GPU.
+///    repeat a kernel compares every output element with its expected value on the GPU, at
+///    once, and the inputs the interface declares const (Trial::inputs) must be as they were
+///    loaded.
 /// 3. **The harness owns the stream and the clock.** It creates a non-blocking stream, hands it
 ///    to the launcher and records its events there. A host wall-clock measurement of a
 ///    synchronized batch of launches cross-checks the events: work that escapes to another
@@ -74,9 +74,8 @@ struct Trial {
   std::string rung;  ///< the rung's name, for messages
   /// Writes fresh inputs made from @p seed into the buffers the launch reads (not timed).
   std::function<void(std::uint64_t seed, cudaStream_t stream)> load;
-  /// Computes the expected value of every output for the inputs loaded, with trusted code (a
-  /// given rung, a library, the harness): not timed, never the code under test. It runs after
-  /// the launch, so it must read the loaded inputs, never what the launch writes.
+  /// Computes the expected value of every output for the inputs just loaded, with trusted code
+  /// (a given rung, a library, the harness): not timed, never the code under test.
   std::function<void(cudaStream_t stream)> reference;
   /// Calls the launcher under test: everything it does must be ordered on @p stream.
   std::function<void(cudaStream_t stream)> launch;
