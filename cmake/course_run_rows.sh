@@ -88,13 +88,18 @@ if [ "$mode" = row ]; then
   exit "$rc"
 fi
 
-COURSE_CHECK_GPU_ONLY=1 "$exe"
-rc=$?
-[ "$rc" -eq 77 ] && exit 77
-[ "$rc" -ne 0 ] && { echo "[course] FAILED: $exe could not check for a GPU (exit code $rc)"; exit 1; }
-if [ -n "$sanitizer" ] && ! [ -x "$sanitizer" ]; then
-  echo "[course] SKIPPED: compute-sanitizer was not found when the course was configured"
-  exit 77
+# Before a sanitizer starts (seconds per process), ask whether there is a GPU at all. Without one,
+# a row says so itself (exit code 77), and the loop below passes that on: a process spent only
+# on the question costs every mutant a CUDA start-up, one after another for the timed ones.
+if [ -n "$sanitizer" ]; then
+  COURSE_CHECK_GPU_ONLY=1 "$exe"
+  rc=$?
+  [ "$rc" -eq 77 ] && exit 77
+  [ "$rc" -ne 0 ] && { echo "[course] FAILED: $exe could not check for a GPU (exit code $rc)"; exit 1; }
+  if ! [ -x "$sanitizer" ]; then
+    echo "[course] SKIPPED: compute-sanitizer was not found when the course was configured"
+    exit 77
+  fi
 fi
 
 cases=$("$exe" --list-test-cases --no-version=true "--test-case=$filter" |
