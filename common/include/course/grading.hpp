@@ -58,8 +58,12 @@ struct SpeedSample {
   }
 };
 
+/// A measurement below this fraction of its threshold is final: no further attempt is made.
+inline constexpr double kFinalMissFraction = 0.85;
+
 /// Measures with @p measure until the graded ratio reaches @p threshold, at most @p attempts
-/// times (a busy GPU can make one measurement slow), printing every measurement as
+/// times (a busy GPU can make one measurement slow; one below kFinalMissFraction of the
+/// threshold ends the measuring, as no bad luck explains it), printing every measurement as
 /// "[course] measure: ..." and the best as "[course] result: ...". Returns the best sample; a
 /// sample that failed (SpeedSample::failure), or whose share is above @p bound, ends the
 /// measuring and is returned with its failure: no grade is taken from it.
