@@ -17,6 +17,12 @@ BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stab
 MARP = SLIDES / "node_modules" / ".bin" / "marp"
 
 
+# The committed results the decks and the docs show: slides/results/<GPU model>/ (see the README
+# there); the build's COURSE_RESULTS_GPU names the same set (cmake/CourseResults.cmake).
+RESULTS_GPU = "h100-80gb-hbm3"
+RESULTS = SLIDES / "results" / RESULTS_GPU
+
+
 def editions() -> list[str]:
     """The student edition, and the instructor's where the solutions are (not in the edition)."""
     return ["student"] + (["instructor"] if (REPO / "solutions").is_dir() else [])
@@ -27,7 +33,7 @@ def inject(edition: str, out: Path, decks: list[Path], results: bool = True) -> 
     command = [sys.executable, str(SLIDES / "inject.py"), "--source-dir", str(REPO), "--out",
                str(out), "--edition", edition]
     if results:
-        command += ["--results-dir", str(SLIDES / "results")]
+        command += ["--results-dir", str(RESULTS)]
     done = subprocess.run([*command, *map(str, decks)], capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"inject.py --edition {edition} failed:\n{done.stdout}{done.stderr}")

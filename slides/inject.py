@@ -2,7 +2,7 @@
 """Expands the directives of the Marp decks into plain Markdown, so that no code is ever pasted.
 
     inject.py --source-dir REPO --out BUILD/slides/src [--edition student|instructor]
-              [--results-dir slides/results] DECK.md...
+              [--results-dir slides/results/<gpu>] DECK.md...
 
 Directives, each alone on its line:
 
@@ -62,6 +62,7 @@ import chart as chart_svg  # noqa: E402  (slides/chart.py)
 import edition_text  # noqa: E402  (tools/edition_text.py)
 import safe_output  # noqa: E402  (tools/safe_output.py)
 import exercise  # noqa: E402  (slides/exercise.py)
+from deck_tools import RESULTS_GPU  # noqa: E402  (the committed set shown by default)
 
 SNIPPET = re.compile(r"^\s*<!--\s*snippet:\s*(?P<args>.*?)\s*-->\s*$")
 RESULTS = re.compile(r"^\s*<!--\s*results:\s*(?P<args>.*?)\s*-->\s*$")
@@ -242,7 +243,7 @@ def missing(lesson: str, tag: str, what: str, edition: str = "instructor") -> li
     flavour = "solution" if edition == "instructor" else "student"
     return [f"Run `{tag}_demo_{flavour} --json` to fill this {what}.",
             "",
-            f"<small>(save its output as `slides/results/{lesson}.json` and build the slides "
+            f"<small>(save its output as `slides/results/<gpu>/{lesson}.json` and build the slides "
             f"again)</small>"]
 
 
@@ -350,9 +351,9 @@ def main() -> int:
     parser.add_argument("--out", required=True, type=Path, help="where the expanded decks go")
     parser.add_argument("--edition", choices=("student", "instructor"), default="student")
     parser.add_argument("--results-dir", type=Path,
-                        help="the demos' JSON outputs (default: <source-dir>/slides/results)")
+                        help=f"the demos' JSON outputs (default: <source-dir>/slides/results/{RESULTS_GPU})")
     args = parser.parse_args()
-    results_dir = args.results_dir or args.source_dir / "slides" / "results"
+    results_dir = args.results_dir or args.source_dir / "slides" / "results" / RESULTS_GPU
 
     try:
         # Never over the decks themselves, nor any directory this script did not write.

@@ -4,7 +4,7 @@ bar per rung, and draws bars whose widths are proportional to the rungs' shares;
 a line chart with one line per swept rung and a reference line per other rung and the ceiling.
 A table with its work and roofs also gets a roofline whose points sit where the rungs' intensity
 and rate put them, under the lower of the two roofs; a table with a timeline is drawn as lanes.
-Also draws every committed set in slides/results.
+Also draws every committed set in slides/results/<gpu>/.
 
     python3 slides/test_chart.py            (CTest: slides/chart, labels unit;cpu;slides)
 """
@@ -22,6 +22,7 @@ from pathlib import Path
 SLIDES = Path(__file__).resolve().parent
 sys.path.insert(0, str(SLIDES))
 import chart  # noqa: E402
+from deck_tools import RESULTS  # noqa: E402
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -146,7 +147,7 @@ class Chart(unittest.TestCase):
         self.assertIsNone(chart.sweep(falling))           # nor values that do not increase
 
     def test_committed_sweep_draws_one_line_per_network(self):
-        doc = chart.load(SLIDES / "results" / "11_sorting_sweep_size.json")
+        doc = chart.load(RESULTS / "11_sorting_sweep_size.json")
         image = chart.svgs(doc)[0]
         self.assertEqual([c.get("data-rung") for c in lines(image)],
                          ["bitonic", "odd_even_merge"])
@@ -157,7 +158,7 @@ class Chart(unittest.TestCase):
             self.assertIn(tick, texts)
 
     def test_committed_results_draw(self):
-        for path in sorted((SLIDES / "results").glob("*.json")):
+        for path in sorted((SLIDES / "results").glob("*/[0-9][0-9]_*.json")):
             doc = chart.load(path)
             for image, table in zip(chart.svgs(doc), doc["tables"]):
                 found = chart.sweep(table)

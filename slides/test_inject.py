@@ -21,6 +21,7 @@ REPO = SLIDES.parent
 sys.path.insert(0, str(SLIDES))
 import exercise  # noqa: E402  (slides/exercise.py)
 from inject import fit_comments, snippet  # noqa: E402  (slides/inject.py)
+from deck_tools import RESULTS  # noqa: E402  (the committed set the decks show)
 INJECT = SLIDES / "inject.py"
 DECKS = sorted((SLIDES / "decks").glob("*.md"))
 LESSON_TEXT = "\n".join(p.read_text(encoding="utf-8", errors="replace")
@@ -206,7 +207,7 @@ class Directives(unittest.TestCase):
 
     def test_sweep_table_has_a_row_per_swept_value(self):
         done, text = self.inject("<!-- results: lessons/11_sorting_sweep_size -->\n",
-                                 SLIDES / "results")
+                                 RESULTS)
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn("| array length | arrays | `bitonic` Mkeys/s | share of CUB radix sort | "
                       "`odd_even_merge` Mkeys/s | share of CUB radix sort |", text)
@@ -220,16 +221,16 @@ class Directives(unittest.TestCase):
         done, text = self.inject("<!-- chart: lessons/02_transpose -->\n")
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn("Run `lesson02_demo_solution --json` to fill this chart.", text)
-        self.assertIn("slides/results/02_transpose.json", text)
+        self.assertIn("slides/results/<gpu>/02_transpose.json", text)
 
     def test_chart_is_inline_svg_in_one_html_block(self):
         done, text = self.inject("a\n\n<!-- chart: lessons/05_reduction -->\n\nb\n",
-                                 SLIDES / "results")
+                                 RESULTS)
         self.assertEqual(done.returncode, 0, done.stderr)
         block = text.split("\n\n")[1]
         self.assertTrue(block.startswith('<div class="charts"') and block.endswith("</div>"),
                         block[:200])
-        tables = json.loads((SLIDES / "results" / "05_reduction.json").read_text())["tables"]
+        tables = json.loads((RESULTS / "05_reduction.json").read_text())["tables"]
         self.assertEqual(block.count("<svg "), len(tables))
         self.assertEqual(block.count('class="bar"'), sum(len(t["rows"]) for t in tables))
         ET.fromstring(block)  # well-formed as a whole
@@ -254,7 +255,7 @@ class Directives(unittest.TestCase):
         done, text = self.inject("<!-- roofline: lessons/02_transpose -->\n")
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn("Run `lesson02_demo_solution --json` to fill this roofline.", text)
-        doc = json.loads((SLIDES / "results" / "02_transpose.json").read_text())
+        doc = json.loads((RESULTS / "02_transpose.json").read_text())
         table = doc["tables"][0]
         for row in table["rows"]:
             row["work"] = {"ops": 2.0 ** 26, "bytes": 2.0 ** 29}
