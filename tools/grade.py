@@ -4,6 +4,8 @@
 Usage
 -----
     python3 tools/grade.py --build-dir build                  # run ctest, then score
+    python3 tools/grade.py --build-dir build --build          # build the lessons first
+    python3 tools/grade.py --build-dir build --lessons 02 --build  # one lesson, rebuilt and graded
     python3 tools/grade.py --build-dir build --lessons 01 02  # only some lessons
     python3 tools/grade.py --build-dir build --no-run         # re-score the last run
     python3 tools/grade.py --build-dir build --json results.json   # Gradescope
@@ -16,8 +18,26 @@ Unless ``--no-run`` is given, the grader runs
           --no-tests=ignore [-R '^lesson(NN|MM)/']
 
 with ctest's own output going to ``BUILD/grade-ctest.log``; the terminal gets
-only the scoreboard.  With ``--no-run`` it reads an existing JUnit file
-(``--junit FILE``, default ``BUILD/grade-junit.xml``).
+the scoreboard, and on a terminal one status line while the tests run (how many have
+finished, how many passed, the last one).  ctest writes its JUnit file beside the old one, which
+it replaces only once the new one is complete: a run that fails (ctest missing, killed, or
+writing no results) leaves the previous results as they were.  With ``--no-run`` it reads an
+existing JUnit file (``--junit FILE``, default ``BUILD/grade-junit.xml``).
+
+Building first, and programs older than their sources
+-----------------------------------------------------
+With ``--build`` the grader first builds the graded lessons' test programs and demos
+(``cmake --build BUILD --target lessonNN_test_student lessonNN_demo_student ...``), going on past
+a lesson that does not compile (``-k 0``), with the build's output on the terminal (on a terminal
+its progress in one status line) and in ``BUILD/grade-build.log``, which then serves as
+``--build-log``.  The ``grade`` target of the build runs the grader this way, and ``grade-NN``
+the same for lesson NN alone.
+
+Before ctest runs, the grader asks the build tool which test programs are out of date (``ninja
+-n``, the presets' generator; with another generator it cannot tell and says so).  A lesson
+whose test program is older than its sources, e.g. because its last build failed, is not run:
+its rows are NOT BUILT, with the build log's first error in the lesson when there is one, else
+with the source that changed.  A stale program is never graded.
 
 Where the points come from
 --------------------------
@@ -113,9 +133,11 @@ Outputs and exit code
 ``--timeout-scale F`` exports ``COURSE_TIMEOUT_SCALE=F`` to ctest and the
 tests (CTest itself has no per-test timeout multiplier; the build's test
 definitions must read it).
-Exit code 0 whenever the scoreboard was produced (failing tests are normal);
-2 for usage errors, a build directory that is not a configured build of the
-course, an output that cannot be written, or a missing/unreadable JUnit file.
+Exit code 0 whenever the scoreboard was produced (failing tests are normal),
+except with ``--build``: 1 when the build failed (the scoreboard shows what did not build, and
+a last line says so); 2 for usage errors, a build directory that is not a configured build of
+the course, an output that cannot be written, or a missing/unreadable JUnit file (the previous
+one is kept).
 """
 
 from __future__ import annotations
@@ -125,8 +147,10 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
@@ -141,6 +165,7 @@ import safe_output  # noqa: E402  (tools/safe_output.py: where outputs may go)
 # --------------------------------------------------------------------------
 
 EXIT_OK = 0
+EXIT_BUILD_FAILED = 1
 EXIT_USAGE = 2
 
 BEGIN_MARKER = "<!-- grading:begin -->"
@@ -149,7 +174,9 @@ KINDS = ("given", "exercise", "stretch")
 BONUS_KIND = "stretch"
 
 JUNIT_NAME = "grade-junit.xml"
+JUNIT_PARTIAL_NAME = "grade-junit.partial.xml"  # ctest's JUnit file until it is complete
 CTEST_LOG_NAME = "grade-ctest.log"
+BUILD_LOG_NAME = "grade-build.log"
 TIMEOUT_SCALE_ENV = "COURSE_TIMEOUT_SCALE"
 
 PASS = "PASS"
@@ -329,6 +356,7 @@ class Scoreboard:
     all_skipped_reason: Optional[str]
     skip_reasons: List[str] = field(default_factory=list)
     all_rows_command: str = "python3 tools/grade.py --build-dir <build> --no-run --all-rows"
+    gpu_advice: List[str] = field(default_factory=list)  # where to grade when no GPU was usable
 
 
 # --------------------------------------------------------------------------
@@ -370,7 +398,14 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     parser.add_argument("--all-rows", action="store_true",
                         help="show every row, also when no GPU was usable (default: one line "
                              "per lesson then)")
+    parser.add_argument("--build", action="store_true",
+                        help="build the graded lessons first, going on past one that does not "
+                             f"compile (shown NOT BUILT with its first error); log: BUILD/{BUILD_LOG_NAME}")
     args = parser.parse_args(argv)
+    if args.build and args.no_run:
+        parser.error("--build and --no-run exclude each other")
+    if args.build and args.build_log:
+        parser.error(f"--build keeps its own build log (BUILD/{BUILD_LOG_NAME}); drop --build-log")
     if args.timeout_scale is not None and args.timeout_scale <= 0:
         parser.error("--timeout-scale must be positive")
     if args.jobs < 1:
@@ -522,9 +557,21 @@ def read_cmake_cache(path: Path) -> Dict[str, str]:
     return entries
 
 
-def check_build_dir(build_dir: Path, source_dir: Path) -> Optional[List[str]]:
+@dataclass
+class BuildTree:
+    """What the grader needs of a configured build directory (from its CMakeCache.txt)."""
+
+    path: Path
+    lessons: Optional[List[str]]  # COURSE_LESSONS, or None: all
+    generator: str = ""           # CMAKE_GENERATOR, e.g. "Ninja"
+    make_program: str = ""        # CMAKE_MAKE_PROGRAM, e.g. /usr/bin/ninja
+    cmake: str = "cmake"          # CMAKE_COMMAND
+
+
+def check_build_dir(build_dir: Path, source_dir: Path) -> BuildTree:
     """Raise UsageError unless build_dir is a configured build of this course from source_dir;
-    return the lessons it was configured with (COURSE_LESSONS), or None for all."""
+    return what the grader needs of it (the lessons it was configured with, COURSE_LESSONS, or
+    None for all; its generator and tools)."""
     if not build_dir.exists():
         raise UsageError(f"build directory {build_dir} does not exist ({CONFIGURE_HINT})")
     if not build_dir.is_dir():
@@ -548,7 +595,10 @@ def check_build_dir(build_dir: Path, source_dir: Path) -> Optional[List[str]]:
         raise UsageError(f"{build_dir} has no CTestTestfile.cmake: its configuration did not "
                          f"finish ({CONFIGURE_HINT})")
     lessons = [item.strip() for item in cache.get("COURSE_LESSONS", "").split(";") if item.strip()]
-    return normalize_lessons(lessons) if lessons else None
+    return BuildTree(path=build_dir, lessons=normalize_lessons(lessons) if lessons else None,
+                     generator=cache.get("CMAKE_GENERATOR", ""),
+                     make_program=cache.get("CMAKE_MAKE_PROGRAM", ""),
+                     cmake=cache.get("CMAKE_COMMAND") or "cmake")
 
 
 def select_lessons(source_dir: Path, asked: Optional[List[str]],
@@ -603,22 +653,211 @@ QUICK_EXCLUDED_LABELS = "^(perf|sanitize)$"
 QUICK_REASON = "not run with --quick (correctness only)"
 
 
-def run_ctest(command: List[str], log_path: Path, timeout_scale: Optional[float]) -> float:
-    """Run ctest with its output going to log_path; return the wall time in seconds."""
-    env = dict(os.environ)
-    if timeout_scale is not None:
-        env[TIMEOUT_SCALE_ENV] = f"{timeout_scale:g}"
+class StatusLine:
+    """One line of progress, rewritten in place, on a terminal only (nothing goes to a file or a
+    pipe, where the scoreboard may be read by a program)."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.enabled = bool(getattr(stream, "isatty", lambda: False)())
+        self.shown = False
+
+    def show(self, text: str) -> None:
+        if not self.enabled:
+            return
+        width = max(20, shutil.get_terminal_size((100, 24)).columns - 1)
+        self.stream.write("\r\033[K" + text[:width])
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self.shown = False
+
+    def print(self, line: str) -> None:
+        """A line that stays (a compiler error), above the status line."""
+        self.clear()
+        self.stream.write(line + "\n")
+        self.stream.flush()
+
+
+def run_streamed(command: List[str], log_path: Path, env: Dict[str, str],
+                 on_line: Callable[[str], None], missing_hint: str = "") -> Tuple[int, float]:
+    """Run command with its output going to log_path, each line also handed to on_line; return
+    its exit code and the wall time in seconds. missing_hint: what to say when there is no
+    command[0]."""
     started = time.monotonic()
     try:
         with log_path.open("w", encoding="utf-8") as log:
             log.write("$ " + shlex.join(command) + "\n")
             log.flush()
-            subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, env=env, check=False)
+            with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                                  text=True, encoding="utf-8", errors="replace") as process:
+                assert process.stdout is not None
+                for line in process.stdout:
+                    log.write(line)
+                    on_line(line.rstrip("\n"))
+                code = process.wait()
     except FileNotFoundError:
-        raise UsageError(f"cannot run {command[0]!r}: not found (use --ctest PATH)") from None
+        raise UsageError(f"cannot run {command[0]!r}: not found{missing_hint}") from None
     except OSError as err:
-        raise UsageError(f"cannot run ctest or write {log_path}: {err}") from None
-    return time.monotonic() - started
+        raise UsageError(f"cannot run {command[0]} or write {log_path}: {err}") from None
+    return code, time.monotonic() - started
+
+
+# "  3/40 Test  #7: lesson02/student/tiled.correct .......   Passed    1.23 sec" (ctest's line when
+# a test ends); the outcome may carry "***" and words: "***Failed", "***Exception: SegFault".
+CTEST_DONE_RE = re.compile(r"^\s*(\d+)/(\d+) Test\s+#\d+: (\S+) [ .]*\**(.+?)\s+[\d.]+ sec\s*$")
+
+
+class CtestProgress:
+    """Turns ctest's lines into the status line: tests finished, passed, failed, skipped."""
+
+    def __init__(self, status: StatusLine) -> None:
+        self.status = status
+        self.counts = {"passed": 0, "failed": 0, "skipped": 0}
+
+    def __call__(self, line: str) -> None:
+        match = CTEST_DONE_RE.match(line)
+        if not match:
+            return
+        done, total, name, outcome = match.groups()
+        kind = ("passed" if outcome == "Passed" else
+                "skipped" if outcome in ("Skipped", "Disabled") else "failed")
+        self.counts[kind] += 1
+        tally = ", ".join(f"{count} {kind}" for kind, count in self.counts.items() if count)
+        self.status.show(f"testing: {done}/{total} done ({tally}); last: {name} {outcome}")
+
+
+def run_ctest(command: List[str], log_path: Path, timeout_scale: Optional[float],
+              status: Optional[StatusLine] = None) -> float:
+    """Run ctest with its output going to log_path (and its progress to status); return the
+    wall time in seconds."""
+    env = dict(os.environ)
+    if timeout_scale is not None:
+        env[TIMEOUT_SCALE_ENV] = f"{timeout_scale:g}"
+    on_line = CtestProgress(status) if status is not None else (lambda _line: None)
+    try:
+        _, seconds = run_streamed(command, log_path, env, on_line, " (use --ctest PATH)")
+    finally:
+        if status is not None:
+            status.clear()
+    return seconds
+
+
+# --------------------------------------------------------------------------
+# Building the lessons, and which test programs are out of date
+# --------------------------------------------------------------------------
+
+# ninja's status line, "[12/80] Building CUDA object ...", in a build's output or its dry run.
+BUILD_STATUS_RE = re.compile(r"^\[\d+/\d+\] (.*)$")
+# What a dry run would compile: "Building CUDA object lessons/02_transpose/CMakeFiles/
+# lesson02_student.dir/transpose.cu.o" -> transpose.cu.
+PENDING_OBJECT_RE = re.compile(r"^Building \w+ object \S*?\.dir/(\S+?)\.(?:o|obj)$")
+
+
+def student_targets(lesson: str) -> List[str]:
+    """The targets of a lesson's student build, as cmake/CourseLesson.cmake names them."""
+    return [f"lesson{lesson}_test_student", f"lesson{lesson}_demo_student"]
+
+
+def keep_going(generator: str) -> List[str]:
+    """The build tool's options to go on past a failed step (one broken lesson must not stop the
+    others)."""
+    if generator.startswith("Ninja"):
+        return ["-k", "0"]
+    if "Makefiles" in generator:
+        return ["-k"]
+    return []
+
+
+def build_lessons(tree: BuildTree, lessons: List[str], log_path: Path, status: StatusLine) -> bool:
+    """Build the lessons' test programs and demos, going on past a failure; the build's output
+    goes to log_path and to stderr (its status lines to the status line on a terminal). True
+    when everything built."""
+    targets = [target for lesson in lessons for target in student_targets(lesson)]
+    command = [tree.cmake, "--build", str(tree.path), "--target", *targets]
+    options = keep_going(tree.generator)
+    if options:
+        command += ["--", *options]
+    print(f"Building lesson{'s' if len(lessons) > 1 else ''} {' '.join(lessons)}; "
+          f"the build's output goes to {shown_path(tree.path)}/{log_path.name}", flush=True)
+
+    def on_line(line: str) -> None:
+        if status.enabled and BUILD_STATUS_RE.match(line):
+            status.show(f"building: {line}")
+        elif status.enabled:
+            status.print(line)
+        else:
+            print(line, file=sys.stderr, flush=True)
+
+    try:
+        code, _ = run_streamed(command, log_path, dict(os.environ), on_line)
+    finally:
+        status.clear()
+    return code == 0
+
+
+def ninja_path(path: Path) -> str:
+    """path escaped for a ninja manifest ('$', ' ' and ':' are special there)."""
+    return str(path).replace("$", "$$").replace(" ", "$ ").replace(":", "$:")
+
+
+def pending_steps(tree: BuildTree, targets: List[str]) -> Tuple[Optional[List[str]], str]:
+    """The build steps that building targets would run now (ninja's dry run), or None and why
+    the grader cannot tell. The dry run reads the build's manifest through one of its own that
+    includes it, so that ninja does not first stop at re-running CMake (which a build with
+    CONFIGURE_DEPENDS globs always offers in a dry run)."""
+    if not tree.generator:
+        return None, ""  # not a CMake cache that names its generator: nothing to ask
+    if not tree.generator.startswith("Ninja") or not tree.make_program:
+        return None, (f"cannot tell whether the test programs are up to date with the generator "
+                      f"{tree.generator}: build them before grading (or use --build)")
+    manifest = tree.path / "build.ninja"
+    with tempfile.TemporaryDirectory(prefix="course-grade-") as scratch:
+        query = Path(scratch) / "query.ninja"
+        query.write_text(f"include {ninja_path(manifest)}\n", encoding="utf-8")
+        try:
+            done = subprocess.run([tree.make_program, "-C", str(tree.path), "-f", str(query), "-n",
+                                   *targets], capture_output=True, text=True, check=False)
+        except OSError as err:
+            return None, f"cannot tell whether the test programs are up to date: {err}"
+    if done.returncode != 0:
+        why = (done.stderr.strip().splitlines() or ["ninja -n failed"])[-1]
+        return None, f"cannot tell whether the test programs are up to date ({why})"
+    return [match.group(1) for match in map(BUILD_STATUS_RE.match, done.stdout.splitlines())
+            if match], ""
+
+
+def out_of_date(tree: BuildTree, lessons: List[str], build_log: str,
+                warnings: List[str]) -> Dict[str, str]:
+    """Lesson -> why its test program may not be graded: it is older than its sources (its last
+    build failed, or it was not built since an edit). The reason is the build log's first error
+    in the lesson when there is one, else the first source that changed."""
+    steps, why = pending_steps(tree, [f"lesson{lesson}_test_student" for lesson in lessons])
+    if steps is None:
+        if why:
+            warnings.append(why)
+        return {}
+    stale: Dict[str, str] = {}
+    for lesson in lessons:
+        # The lesson's steps: its objects and programs are under lessons/NN_*/ or named lessonNN_.
+        own = [step for step in steps if re.search(rf"\blessons/{lesson}_|\blesson{lesson}_", step)]
+        if not own:
+            continue
+        sources = [m.group(1).lstrip("_/") for m in map(PENDING_OBJECT_RE.match, own) if m]
+        # The build's first error in this lesson; when none of its own files is to be compiled
+        # (the harness it links did not build), the build's first error at all.
+        error = first_build_error(build_log, lesson, own_only=bool(sources)) if build_log else None
+        if error:
+            stale[lesson] = f"not built: {error}"
+            continue
+        changed = f"{Path(sources[0]).name} changed" if sources else "what it links changed"
+        stale[lesson] = (f"out of date: {changed} since the test program was built (a failed "
+                         f"build?); cmake --build {shown_path(tree.path)} --target grade-{lesson}")
+    return stale
 
 
 # --------------------------------------------------------------------------
@@ -913,12 +1152,19 @@ def index_results(results: List[TestResult], warnings: List[str]) -> Dict[Tuple[
 
 
 def build_rows(lessons: List[Lesson], results: List[TestResult], warnings: List[str],
-               build_log: str = "") -> Tuple[List[Lesson], Dict[str, List[Row]]]:
-    """Rows per lesson number: README tests first, then results no README lists."""
+               build_log: str = "", stale: Optional[Dict[str, str]] = None
+               ) -> Tuple[List[Lesson], Dict[str, List[Row]]]:
+    """Rows per lesson number: README tests first, then results no README lists; a stale
+    lesson's rows are NOT BUILT, with the reason."""
     indexed = index_results(results, warnings)
     rows: Dict[str, List[Row]] = {}
     all_lessons = list(lessons)
     for lesson in lessons:
+        if stale and lesson.number in stale:
+            rows[lesson.number] = [Row(lesson.number, test.name, test.kind, NOT_BUILT, 0, test.points,
+                                       reason=shorten(stale[lesson.number]))
+                                   for test in lesson.tests]
+            continue
         rows[lesson.number] = [graded_row(lesson.number, test,
                                           indexed.pop((lesson.number, test.name), None), build_log)
                                for test in lesson.tests]
@@ -952,10 +1198,10 @@ def distinct_skip_reasons(results: List[TestResult]) -> List[str]:
 
 
 def build_scoreboard(lessons: List[Lesson], results: List[TestResult], warnings: List[str],
-                     build_log: str = "") -> Scoreboard:
-    if not results:
+                     build_log: str = "", stale: Optional[Dict[str, str]] = None) -> Scoreboard:
+    if not results and not stale:
         warnings.append("CTest reported no student tests: is the build directory configured and built?")
-    all_lessons, rows = build_rows(lessons, results, warnings, build_log)
+    all_lessons, rows = build_rows(lessons, results, warnings, build_log, stale)
     gpu = find_gpu(results)
     return Scoreboard(lessons=all_lessons, rows=rows, gpu=gpu,
                       ceilings=find_ceilings(results), warnings=warnings,
@@ -1059,10 +1305,26 @@ NO_GPU_ADVICE = (
     "Without a GPU you can still:",
     "  - write the kernels and build: a lesson that does not compile is shown above as not built,",
     "    with the compiler's first error, and the CPU tests (argument checks, integrity) run;",
-    "  - check your logic against the CPU reference of each lesson (lessons/NN_*/*_cpu.hpp);",
-    "  - grade on any machine with an NVIDIA GPU of compute capability 7.5 or newer and its",
-    "    driver (a lab machine, a cluster node, a cloud or Colab GPU), with the same command.",
+    "  - check your logic against the CPU reference of each lesson (lessons/NN_*/*_cpu.hpp).",
 )
+
+
+def grade_on_a_gpu(source_dir: Path, grader: str, build_dir: str) -> List[str]:
+    """Where to grade when this machine has no usable GPU: the no-GPU scoreboard's advice, and
+    what CTest prints after a run in which no kernel was checked (cmake/course_gpu_notice.py)."""
+    lines = [
+        "To check your kernels, grade on a machine with an NVIDIA GPU of compute capability 7.5 or",
+        "newer and its driver:",
+        "  - a lab machine with a GPU: the same command there;",
+        f"  - a GPU node of the class cluster: srun --gres=gpu:1 python3 {grader} --build-dir "
+        f"{build_dir}",
+        "    (the docs' page \"Setting up\", section \"A cluster node\");",
+    ]
+    if (source_dir / "tools" / "cluster" / "submit.sh").is_file():  # instructors' tree only
+        lines.append("  - a whole class, one GPU per submission: tools/cluster/submit.sh "
+                     "(tools/cluster/README.md);")
+    lines.append("  - a cloud or Colab GPU.")
+    return lines
 
 
 def render_no_gpu(board: Scoreboard, colour: Colouriser) -> List[str]:
@@ -1099,10 +1361,10 @@ def render_no_gpu(board: Scoreboard, colour: Colouriser) -> List[str]:
     lines += ["", f"Total: {grand_totals(board).text()}"]
     lines += [f"warning: {warning}" for warning in board.warnings]
     reasons = board.skip_reasons or [board.all_skipped_reason or "no reason given"]
-    lines += ["", f"No GPU was usable, so the {skipped_total} GPU tests were skipped: "
-                  f"{reasons[0]}."]
+    lines += ["", f"No GPU was usable, so no kernel was checked: the {skipped_total} GPU tests "
+                  f"were skipped ({reasons[0]})."]
     lines += [f"  (also: {reason})" for reason in reasons[1:3]]
-    lines += ["", *NO_GPU_ADVICE, f"Every row: {board.all_rows_command}"]
+    lines += ["", *NO_GPU_ADVICE, *board.gpu_advice, f"Every row: {board.all_rows_command}"]
     return lines
 
 
@@ -1115,7 +1377,9 @@ def render_scoreboard(board: Scoreboard, colour: Colouriser, all_rows: bool = Fa
     lines.append(f"Total: {grand_totals(board).text()}")
     lines += [f"warning: {warning}" for warning in board.warnings]
     if board.all_skipped_reason is not None:
-        lines.append(f"No GPU was usable: every GPU test was skipped ({board.all_skipped_reason}).")
+        lines.append(f"No GPU was usable, so no kernel was checked: every GPU test was skipped "
+                     f"({board.all_skipped_reason}).")
+        lines += board.gpu_advice
     return "\n".join(lines) + "\n"
 
 
@@ -1173,23 +1437,46 @@ def write_json(path: Path, data: Dict[str, object]) -> None:
 # --------------------------------------------------------------------------
 
 
-def obtain_results(args: argparse.Namespace, known_lessons: Iterable[str] = ()) -> Tuple[List[TestResult], float]:
-    """Run ctest (unless --no-run) and read its JUnit file; return results and seconds."""
-    build_dir: Path = args.build_dir.resolve()
-    default_junit = build_dir / JUNIT_NAME
+def run_ctest_for_junit(args: argparse.Namespace, build_dir: Path, lessons: Optional[List[str]],
+                        status: StatusLine) -> Tuple[Path, float]:
+    """Run ctest over lessons (None: all) and return its JUnit file, in place of the previous one
+    only once it is complete and readable, and the wall time."""
+    junit = build_dir / JUNIT_NAME
+    partial = build_dir / JUNIT_PARTIAL_NAME
     log_path = build_dir / CTEST_LOG_NAME
+    partial.unlink(missing_ok=True)  # this grader's own leftover from a run that was stopped
+    print(f"Running ctest; its output goes to {shown_path(build_dir)}/{log_path.name}", flush=True)
+    seconds = run_ctest(ctest_command(args.ctest, build_dir, partial, lessons, args.jobs, args.quick),
+                        log_path, args.timeout_scale, status)
+    kept = f"; the previous results ({JUNIT_NAME}) are kept" if junit.exists() else ""
+    if not partial.exists():
+        raise UsageError(f"ctest wrote no JUnit file; see {log_path}{kept}")
+    try:
+        read_junit(partial)
+    except UsageError as err:
+        partial.unlink(missing_ok=True)
+        raise UsageError(f"{err}{kept}") from None
+    os.replace(partial, junit)
+    return junit, seconds
+
+
+def obtain_results(args: argparse.Namespace, known_lessons: List[str],
+                   stale: Optional[Dict[str, str]] = None,
+                   status: Optional[StatusLine] = None) -> Tuple[List[TestResult], float]:
+    """Run ctest (unless --no-run) over the lessons that are not stale and read its JUnit file;
+    return results and seconds."""
+    build_dir: Path = args.build_dir.resolve()
+    stale = stale or {}
     if args.no_run:
-        junit = (args.junit or default_junit).resolve()
-        seconds = None
+        junit = (args.junit or build_dir / JUNIT_NAME).resolve()
+        seconds: Optional[float] = None
     else:
-        junit = default_junit
-        if junit.exists():
-            junit.unlink()  # never score a stale file if ctest fails to write one
-        print(f"Running ctest; its output goes to {log_path}", flush=True)
-        seconds = run_ctest(ctest_command(args.ctest, build_dir, junit, args.lessons,
-                                          args.jobs, args.quick), log_path, args.timeout_scale)
-    if not args.no_run and not junit.exists():
-        raise UsageError(f"ctest wrote no JUnit file {junit}; see {log_path}")
+        fresh = [number for number in known_lessons if number not in stale]
+        if not fresh:
+            return [], 0.0  # nothing to run: every lesson's program is out of date
+        selection = fresh if stale else args.lessons
+        junit, seconds = run_ctest_for_junit(args, build_dir, selection,
+                                             status or StatusLine(sys.stderr))
     root = read_junit(junit)
     results = parse_results(root, read_ctest_log(matching_ctest_log(junit)))
     # The run's own fixtures (course/ceilings_fresh) are no student's row.
@@ -1198,6 +1485,7 @@ def obtain_results(args: argparse.Namespace, known_lessons: Iterable[str] = ()) 
         results = [r for r in results if r.lesson in args.lessons]
     else:
         results = [r for r in results if r.lesson is None or r.lesson in known_lessons]
+    results = [r for r in results if r.lesson not in stale]
     if seconds is None:
         seconds = sum(result.duration for result in results)
     return results, seconds
@@ -1242,27 +1530,55 @@ def configure_stdout() -> None:
             pass
 
 
+def all_rows_command(args: argparse.Namespace) -> str:
+    """The footer's command: this run's rows, every one of them."""
+    command = ["python3", shown_path(Path(__file__).resolve()), "--build-dir",
+               shown_path(args.build_dir.resolve())]
+    if args.lessons:
+        command += ["--lessons", *args.lessons]
+    return shlex.join(command + ["--no-run", "--all-rows"])
+
+
+def build_failed_line(tree: BuildTree, stale: Dict[str, str]) -> str:
+    """The last line of a --build run whose build failed."""
+    log = f"{shown_path(tree.path)}/{BUILD_LOG_NAME}"
+    if stale:
+        numbers = sorted(stale)
+        which = f"lesson{'s' if len(numbers) > 1 else ''} {', '.join(numbers)}"
+        return (f"grade.py: the build failed: {which} did not build (NOT BUILT above, with the "
+                f"first error); the other lessons were graded. The build's output: {log}")
+    return f"grade.py: the build failed (see {log}); the lessons above were graded"
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parse_args(argv)
     configure_stdout()
     try:
         source_dir = args.source_dir.resolve()
-        built = None if args.no_run else check_build_dir(args.build_dir.resolve(), source_dir)
-        args.lessons = select_lessons(source_dir, args.lessons, built)
+        tree = None if args.no_run else check_build_dir(args.build_dir.resolve(), source_dir)
+        args.lessons = select_lessons(source_dir, args.lessons, tree.lessons if tree else None)
         if args.json:
             try:
                 args.json = safe_output.check_output_file(args.json, protect=[source_dir])
             except safe_output.OutputRefused as err:
                 raise UsageError(f"--json: {err}") from None
-        build_log = read_build_log(args.build_log)
         lessons, warnings = load_lessons(source_dir, args.lessons)
-        results, seconds = obtain_results(args, [lesson.number for lesson in lessons])
-        board = build_scoreboard(lessons, results, warnings, build_log)
+        numbers = [lesson.number for lesson in lessons]
+        status = StatusLine(sys.stderr)
+        built = True
+        if args.build:
+            assert tree is not None
+            built = build_lessons(tree, numbers, tree.path / BUILD_LOG_NAME, status)
+            args.build_log = tree.path / BUILD_LOG_NAME
+        build_log = read_build_log(args.build_log)
+        stale = out_of_date(tree, numbers, build_log, warnings) if tree is not None else {}
+        results, seconds = obtain_results(args, numbers, stale, status)
+        board = build_scoreboard(lessons, results, warnings, build_log, stale)
         if args.quick:
             mark_quick(board)
-        board.all_rows_command = shlex.join(["python3", shown_path(Path(__file__).resolve()),
-                                             "--build-dir", shown_path(args.build_dir.resolve()),
-                                             "--no-run", "--all-rows"])
+        board.all_rows_command = all_rows_command(args)
+        board.gpu_advice = grade_on_a_gpu(source_dir, shown_path(Path(__file__).resolve()),
+                                          shown_path(args.build_dir.resolve()))
         plain = render_scoreboard(board, no_colour, args.all_rows)
         coloured = use_colour(args.color, sys.stdout)
         sys.stdout.write(render_scoreboard(board, ansi_colour, args.all_rows) if coloured else plain)
@@ -1272,6 +1588,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except UsageError as err:
         print(f"grade.py: error: {err}", file=sys.stderr)
         return EXIT_USAGE
+    if not built:
+        assert tree is not None
+        print(build_failed_line(tree, stale), file=sys.stderr)
+        return EXIT_BUILD_FAILED
     return EXIT_OK
 
 

@@ -470,9 +470,9 @@ class ScoreboardOutput(CourseTestCase):
         self.assertEqual(code, 0)
         self.assertIn("GPU: none usable", out)
         self.assertRegex(self.row_line(out, "tiled.correct"), r"SKIP .* 0/3$")
-        self.assertEqual(out.rstrip().splitlines()[-1],
-                         "No GPU was usable: every GPU test was skipped "
-                         "(no usable CUDA device (cudaErrorNoDevice: no CUDA-capable device)).")
+        self.assertIn("\nNo GPU was usable, so no kernel was checked: every GPU test was skipped "
+                      "(no usable CUDA device (cudaErrorNoDevice: no CUDA-capable device)).\n"
+                      "To check your kernels, grade on a machine with an NVIDIA GPU", out)
 
     def test_no_gpu_with_cpu_tests_passing(self) -> None:
         # Without a GPU the CPU tests pass and every GPU test says why it was skipped (--all-rows).
@@ -485,7 +485,7 @@ class ScoreboardOutput(CourseTestCase):
         _, out, _ = self.course.grade("--lessons", "02", "--color", "never", "--all-rows")
         self.assertEqual(out.count("↳ no usable CUDA device (cudaErrorNoDevice)"), 3)
         self.assertRegex(self.row_line(out, "launcher.bad_arguments"), r"PASS .* 1/1$")
-        self.assertIn("No GPU was usable: every GPU test was skipped", out)
+        self.assertIn("No GPU was usable, so no kernel was checked: every GPU test was skipped", out)
 
     def no_gpu_run(self, reason: str) -> List[str]:
         """Every GPU test of both lessons skipped with reason; the CPU rows pass."""
@@ -514,11 +514,26 @@ class ScoreboardOutput(CourseTestCase):
         self.assertNotIn("SKIP", out)
         self.assertNotIn("tiled.correct", out)
         self.assertEqual(out.count(reason), 1)
-        self.assertIn(f"No GPU was usable, so the 7 GPU tests were skipped: {reason}.", out)
+        self.assertIn(f"No GPU was usable, so no kernel was checked: the 7 GPU tests were skipped "
+                      f"({reason}).", out)
         self.assertIn("Without a GPU you can still:", out)
+        # Where to grade instead: a lab machine, a node of the class cluster (the student's own
+        # command); no tools/cluster/submit.sh here (a student edition lacks it).
+        self.assertIn("  - a lab machine with a GPU: the same command there;", out)
+        self.assertRegex(out, r"a GPU node of the class cluster: srun --gres=gpu:1 python3 \S*grade\.py "
+                              r"--build-dir \S+build\n")
+        self.assertNotIn("submit.sh", out)
         self.assertIn("--all-rows", out)
         self.assertIn("Total: 1/14 (+bonus 0/2)", out)
         self.assertLess(len(lines), 25, out)
+
+    def test_no_gpu_advice_names_the_class_cluster_tool_where_there_is_one(self) -> None:
+        submit = self.course.source / "tools" / "cluster" / "submit.sh"
+        submit.parent.mkdir(parents=True)
+        submit.write_text("#!/bin/sh\n", encoding="utf-8")
+        self.course.write_junit(self.no_gpu_run("no NVIDIA driver is installed"))
+        _, out, _ = self.course.grade("--color", "never")
+        self.assertIn("  - a whole class, one GPU per submission: tools/cluster/submit.sh", out)
 
     def test_no_gpu_scoreboard_keeps_what_the_student_must_fix(self) -> None:
         # A lesson that did not build, without a GPU: one grouped line with the compiler's error.
@@ -916,6 +931,191 @@ class BadInput(CourseTestCase):
         self.assertNotIn("Lesson 01", proc.stdout)  # not in the build: not graded, not NOT RUN
         self.assertIn("-R ^lesson(02)/", (self.course.build / "grade-ctest.log").read_text())
         self.assertTrue((self.course.build / "results.json").is_file())
+
+
+# Stands in for ctest, as a student's run sees it: ctest's own lines as each test ends, then the
+# JUnit file; or, with FAKE_CTEST_FAIL, nothing at all (ctest missing, killed, out of disk).
+PROGRESS_CTEST = textwrap.dedent("""\
+    #!/usr/bin/env python3
+    import os, shutil, sys
+    print("fake ctest:", " ".join(sys.argv[1:]), flush=True)
+    if os.environ.get("FAKE_CTEST_FAIL"):
+        sys.exit(8)
+    print("    Start  3: lesson02/student/table.correct")
+    print("1/3 Test  #3: lesson02/student/table.correct ........   Passed    0.50 sec")
+    print("2/3 Test  #5: lesson02/student/tiled.correct ........***Failed    0.40 sec")
+    print("3/3 Test  #1: lesson01/student/poly.correct .........***Skipped   0.01 sec")
+    junit = sys.argv[sys.argv.index("--output-junit") + 1]
+    shutil.copyfile(os.environ["FAKE_CTEST_JUNIT"], junit)
+    """)
+
+# Stands in for ninja's dry run (``ninja -C BUILD -f QUERY -n TARGETS``): the steps that
+# $FAKE_NINJA_STEPS lists, one a line; it records how it was called in $FAKE_NINJA_CALLS.
+FAKE_NINJA = textwrap.dedent("""\
+    #!/usr/bin/env python3
+    import os, sys
+    with open(os.environ["FAKE_NINJA_CALLS"], "a") as calls:
+        calls.write(" ".join(sys.argv[1:]) + "\\n")
+    query = sys.argv[sys.argv.index("-f") + 1]
+    assert "-n" in sys.argv and open(query).read().startswith("include "), sys.argv
+    steps = [s for s in os.environ.get("FAKE_NINJA_STEPS", "").split("\\n") if s]
+    for index, step in enumerate(steps, start=1):
+        print(f"[{index}/{len(steps)}] {step}")
+    if not steps:
+        print("ninja: no work to do.")
+    """)
+
+
+class FakeTerminal(io.StringIO):
+    """stderr as a terminal: the grader shows its status line there."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+class RunningCtest(CourseTestCase):
+    """A run of ctest, as the student starts it: progress while it runs, the previous results kept
+    when it fails, and a test program older than its sources never graded."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        tools = Path(self._tmp.name) / "tools"
+        tools.mkdir()
+        self.ctest = tools / "ctest"
+        self.ctest.write_text(PROGRESS_CTEST, encoding="utf-8")
+        self.ctest.chmod(0o755)
+        self.ninja = tools / "ninja"
+        self.ninja.write_text(FAKE_NINJA, encoding="utf-8")
+        self.ninja.chmod(0o755)
+        self.junit_in = tools / "junit.xml"
+        self.junit_in.write_text(junit(MIXED_CASES), encoding="utf-8")
+        self.calls = tools / "ninja-calls.txt"
+        self.env = {"FAKE_CTEST_JUNIT": str(self.junit_in), "FAKE_NINJA_CALLS": str(self.calls)}
+        self.course.configure()
+
+    def use_ninja(self) -> None:
+        """The build directory as the presets make it: Ninja, whose dry run says what is stale."""
+        with (self.course.build / "CMakeCache.txt").open("a", encoding="utf-8") as cache:
+            cache.write(f"CMAKE_GENERATOR:INTERNAL=Ninja\nCMAKE_MAKE_PROGRAM:FILEPATH={self.ninja}\n")
+        (self.course.build / "build.ninja").write_text("# CMake generated\n", encoding="utf-8")
+
+    def grade_run(self, *extra: str, env: Optional[dict] = None,
+                  stderr: Optional[io.StringIO] = None) -> Tuple[int, str, str]:
+        """grade.main in-process, running the fake ctest; (exit code, stdout, stderr)."""
+        out, err = io.StringIO(), stderr if stderr is not None else io.StringIO()
+        argv = ["--build-dir", str(self.course.build), "--source-dir", str(self.course.source),
+                "--ctest", str(self.ctest), "--color", "never", *extra]
+        with mock.patch.dict(os.environ, {**self.env, **(env or {})}, clear=False), \
+                contextlib.redirect_stdout(out), mock.patch.object(sys, "stderr", err):
+            code = grade.main(argv)
+        return code, out.getvalue(), err.getvalue()
+
+    def test_progress_while_the_tests_run(self) -> None:
+        # Issue 28, item 4: the grade step was silent for minutes ("Running ctest; its output
+        # goes to ..."). On a terminal a status line follows the tests as they end.
+        code, out, err = self.grade_run(stderr=FakeTerminal())
+        self.assertEqual(code, 0, err)
+        self.assertIn("testing: 1/3 done (1 passed); last: lesson02/student/table.correct Passed", err)
+        self.assertIn("testing: 3/3 done (1 passed, 1 failed, 1 skipped); last: "
+                      "lesson01/student/poly.correct Skipped", err)
+        self.assertTrue(err.endswith("\r\033[K"), repr(err[-40:]))  # cleared before the scoreboard
+        self.assertIn("Total: 5/14", out)
+        self.assertNotIn("testing:", out)
+        self.assertIn("1/3 Test  #3", (self.course.build / "grade-ctest.log").read_text())
+
+    def test_no_status_line_in_a_file_or_a_pipe(self) -> None:
+        code, _, err = self.grade_run()
+        self.assertEqual(code, 0, err)
+        self.assertEqual(err, "")
+
+    def test_a_failed_run_keeps_the_previous_results(self) -> None:
+        # Issue 28, item 6: "grade.py --ctest /bin/false" removed grade-junit.xml, and the
+        # footer's "--no-run --all-rows" then failed.
+        self.assertEqual(self.grade_run()[0], 0)
+        junit_file = self.course.build / "grade-junit.xml"
+        before = junit_file.read_bytes()
+        for ctest, env in (("/bin/false", {}), (str(self.ctest), {"FAKE_CTEST_FAIL": "1"})):
+            with self.subTest(ctest=ctest):
+                code, out, err = self.grade_run("--ctest", ctest, env=env)
+                self.assertEqual(code, 2, out + err)
+                self.assertIn("ctest wrote no JUnit file", err)
+                self.assertIn("the previous results (grade-junit.xml) are kept", err)
+                self.assertEqual(junit_file.read_bytes(), before)
+                code, out, err = self.course.grade("--all-rows", "--color", "never")
+                self.assertEqual(code, 0, err)
+                self.assertIn("Total: 5/14", out)
+        # A JUnit file ctest could not finish is not taken either, and not left behind.
+        self.junit_in.write_text("<testsuite><testcase name=", encoding="utf-8")
+        code, _, err = self.grade_run()
+        self.assertEqual(code, 2)
+        self.assertIn("cannot read JUnit file", err)
+        self.assertEqual(junit_file.read_bytes(), before)
+        self.assertFalse((self.course.build / "grade-junit.partial.xml").exists())
+
+    def test_the_footer_grades_the_same_lessons(self) -> None:
+        skipped = '<skipped message="SKIP_RETURN_CODE=77"/>'
+        self.junit_in.write_text(junit([testcase("lesson02/student/table.correct", status="notrun",
+                                                 children=skipped,
+                                                 output="[course] SKIPPED: no NVIDIA driver\n")]),
+                                 encoding="utf-8")
+        _, out, _ = self.grade_run("--lessons", "02")
+        self.assertRegex(out, r"Every row: .* --lessons 02 --no-run --all-rows\n")
+
+    def test_a_program_older_than_its_sources_is_not_graded(self) -> None:
+        # Issue 28, item 2: right after a failed build, "grade.py --lessons 02" graded the old
+        # test program as if it were the student's code.
+        self.use_ninja()
+        steps = ("Building CUDA object lessons/02_transpose/CMakeFiles/lesson02_student.dir/transpose.cu.o\n"
+                 "Linking CXX executable lessons/02_transpose/lesson02_test_student")
+        code, out, err = self.grade_run(env={"FAKE_NINJA_STEPS": steps})
+        self.assertEqual(code, 0, err)
+        self.assertRegex(self.row_line(out, "tiled.correct"), r"NOT BUILT .* 0/3$")
+        self.assertRegex(self.row_line(out, "table.correct"), r"NOT BUILT .* 0/2$")
+        self.assertIn("↳ out of date: transpose.cu changed since the test program was built", out)
+        self.assertIn("--target grade-02", out)
+        self.assertRegex(self.row_line(out, "poly.correct"), r"FAIL .* 0/3$")  # lesson 01: graded
+        log = (self.course.build / "grade-ctest.log").read_text()
+        self.assertIn("-R ^lesson(01)/", log)  # lesson 02's old program never ran
+        call = self.calls.read_text()
+        self.assertIn("lesson01_test_student lesson02_test_student", call)
+        # With the build's log, the reason is the lesson's first compile error.
+        build_log = self.course.build / "build.log"
+        build_log.write_text("FAILED: lessons/02_transpose/CMakeFiles/lesson02_student.dir/transpose.cu.o\n"
+                             "/s/lessons/02_transpose/transpose.cu(7): error: expected a \";\"\n",
+                             encoding="utf-8")
+        _, out, _ = self.grade_run("--build-log", str(build_log), env={"FAKE_NINJA_STEPS": steps})
+        self.assertIn('↳ not built: lessons/02_transpose/transpose.cu(7): error: expected a ";"', out)
+
+    def test_every_lesson_out_of_date_runs_nothing(self) -> None:
+        self.use_ninja()
+        steps = ("Linking CXX executable lessons/01_constant_memory/lesson01_test_student\n"
+                 "Linking CXX executable lessons/02_transpose/lesson02_test_student")
+        code, out, err = self.grade_run(env={"FAKE_NINJA_STEPS": steps})
+        self.assertEqual(code, 0, err)
+        self.assertFalse((self.course.build / "grade-ctest.log").exists())
+        self.assertIn("↳ out of date: what it links changed since", out)
+        self.assertNotIn("CTest reported no student tests", out)
+
+    def test_up_to_date_programs_are_graded(self) -> None:
+        self.use_ninja()
+        code, out, err = self.grade_run()
+        self.assertEqual(code, 0, err)
+        self.assertNotIn("NOT BUILT", out)
+        self.assertIn("Total: 5/14", out)
+
+    def test_another_generator_says_it_cannot_tell(self) -> None:
+        with (self.course.build / "CMakeCache.txt").open("a", encoding="utf-8") as cache:
+            cache.write("CMAKE_GENERATOR:INTERNAL=Unix Makefiles\n")
+        _, out, _ = self.grade_run()
+        self.assertIn("warning: cannot tell whether the test programs are up to date with the "
+                      "generator Unix Makefiles", out)
+
+    def test_build_needs_a_run(self) -> None:
+        for extra in (("--no-run",), ("--build-log", "x.log")):
+            with self.subTest(extra=extra):
+                with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit) as exit_:
+                    grade.parse_args(["--build-dir", "b", "--build", *extra])
+                self.assertEqual(exit_.exception.code, 2)
 
 
 class CtestInvocation(unittest.TestCase):
