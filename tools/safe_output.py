@@ -10,14 +10,18 @@ asks this module first. An output directory is refused, with one line and exit c
 * not a directory;
 * not empty and not written by the same tool: a tool marks every directory it writes with a
   file ``.course-output`` (``{"tool": ...}``), and replaces only a directory that carries its
-  own mark (student_edition.py only with ``--force``).
+  own mark (student_edition.py only with ``--force``);
+* changed since the tool wrote it, for a tool whose mark lists the files it wrote with their
+  SHA-256 (``"files"``; student_edition.py's, with ``"commit"``, the one commit of its
+  ``--git-init``): a file edited, added or deleted, a build made in it, a commit, a stash. An
+  edition a student has worked in is never replaced; they move their work elsewhere first.
 
 An output file is refused when it is a directory, a file that git tracks in a protected tree
 (a source file), or its directory does not exist or cannot be written.
 
 Command line, for the shell tools (tools/cluster/submit.sh, tools/gpu_check.sh):
 
-    safe_output.py check-dir DIR --tool NAME [--protect TREE]... [--replace]
+    safe_output.py check-dir DIR --tool NAME [--protect TREE]... [--replace [--untouched]]
     safe_output.py mark DIR --tool NAME
     safe_output.py check-file FILE [--protect TREE]...
 
@@ -29,12 +33,13 @@ and writes the mark.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Iterable, Optional, Sequence
+from typing import Dict, Iterable, List, Optional, Sequence
 
 MARK = ".course-output"
 EXIT_REFUSED = 2
@@ -88,23 +93,103 @@ def git_tracks(tree: Path, path: Path) -> bool:
     return result.returncode == 0
 
 
-def read_mark(directory: Path) -> Optional[str]:
-    """The tool named by directory's mark, or None when it has none (or an unreadable one)."""
+def read_mark_data(directory: Path) -> dict:
+    """The contents of directory's mark ({} when it has none, or an unreadable one)."""
     mark = directory / MARK
     if mark.is_symlink() or not mark.is_file():
-        return None
+        return {}
     try:
         data = json.loads(mark.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
-    tool = data.get("tool") if isinstance(data, dict) else None
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def read_mark(directory: Path) -> Optional[str]:
+    """The tool named by directory's mark, or None when it has none (or an unreadable one)."""
+    tool = read_mark_data(directory).get("tool")
     return tool if isinstance(tool, str) else None
 
 
-def write_mark(directory: Path, tool: str) -> None:
-    """Mark directory as written by tool (creating it if needed)."""
+def write_mark(directory: Path, tool: str, files: Optional[Dict[str, str]] = None,
+               commit: Optional[str] = None) -> None:
+    """Mark directory as written by tool (creating it if needed); files: what it wrote there
+    (path -> SHA-256, file_digests()), so that a later replace can see what changed since;
+    commit: the one commit of a repository it made there."""
     directory.mkdir(parents=True, exist_ok=True)
-    (directory / MARK).write_text(json.dumps({"tool": tool}) + "\n", encoding="utf-8")
+    data: dict = {"tool": tool}
+    if files is not None:
+        data["files"] = files
+    if commit is not None:
+        data["commit"] = commit
+    (directory / MARK).write_text(json.dumps(data, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def _digest(path: Path) -> str:
+    if path.is_symlink():
+        return "link:" + os.readlink(path)
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _walk(directory: Path, skip_git: bool) -> Iterable[str]:
+    """Every file and link under directory (relative, '/'-separated), but the mark and, with
+    skip_git, the top-level .git/."""
+    for root, dirnames, filenames in os.walk(directory):
+        base = Path(root)
+        if skip_git and base == directory and ".git" in dirnames:
+            dirnames.remove(".git")
+        for name in filenames + [d for d in dirnames if (base / d).is_symlink()]:
+            relative = (base / name).relative_to(directory).as_posix()
+            if relative != MARK:
+                yield relative
+
+
+def file_digests(directory: Path) -> Dict[str, str]:
+    """Path -> SHA-256 of every file under directory (links: their target), the mark and the
+    top-level .git/ left out: what a tool records in its mark."""
+    return {path: _digest(directory / path) for path in sorted(_walk(directory, skip_git=True))}
+
+
+def _git_commits(directory: Path) -> Optional[List[str]]:
+    """Every commit any ref of the repository in directory reaches (a stash too), or None."""
+    try:
+        done = subprocess.run(["git", "-C", str(directory), "rev-list", "--all"],
+                              capture_output=True, text=True, check=False)
+    except OSError:
+        return None
+    return done.stdout.split() if done.returncode == 0 else None
+
+
+def _summary(kind: str, paths: List[str]) -> str:
+    """'edited a.cu, b.cu and 3 more', with added directories shown once ('build/')."""
+    shown: List[str] = []
+    for path in paths:
+        top = path.split("/", 1)[0] + "/" if kind == "added" and "/" in path else path
+        if top not in shown:
+            shown.append(top)
+    names = ", ".join(shown[:3]) + (f" and {len(shown) - 3} more" if len(shown) > 3 else "")
+    return f"{kind} {names}"
+
+
+def changes_since_mark(directory: Path) -> Optional[List[str]]:
+    """What changed in directory since its tool wrote it ('edited x', 'added build/', 'deleted
+    y', 'a commit or a stash in .git'), [] when nothing did; None when its mark lists no files
+    (the tool keeps none, or an older version of it wrote the directory)."""
+    data = read_mark_data(directory)
+    files = data.get("files")
+    if not isinstance(files, dict):
+        return None
+    commit = data.get("commit")
+    present = set(_walk(directory, skip_git=isinstance(commit, str)))
+    edited = sorted(path for path in present & files.keys()
+                    if _digest(directory / path) != files[path])
+    added = sorted(present - files.keys())
+    deleted = sorted(files.keys() - present)
+    changes = [_summary(kind, paths) for kind, paths in
+               (("edited", edited), ("added", added), ("deleted", deleted)) if paths]
+    if isinstance(commit, str) and _git_commits(directory) != [commit]:
+        changes.append("a commit or a stash in .git")
+    return changes
 
 
 def _protected(trees: Iterable[Optional[Path]]) -> list[Path]:
@@ -118,11 +203,15 @@ def _nearest_existing(path: Path) -> Path:
 
 
 def check_output_dir(out: Path, tool: str, protect: Iterable[Optional[Path]] = (),
-                     replace: bool = False, replace_hint: str = "") -> Path:
+                     replace: bool = False, replace_hint: str = "",
+                     untouched: bool = False) -> Path:
     """The resolved output directory, or OutputRefused saying why it may not be written.
 
     replace: the tool may replace a directory that carries its own mark; without it such a
-    directory is refused too, with replace_hint (e.g. "use --force to replace it")."""
+    directory is refused too, with replace_hint (e.g. "use --force to replace it"). A directory
+    whose mark lists its files is replaced only when nothing changed since; untouched: the mark
+    must list them (one that does not, written by an older version of the tool, is refused:
+    nobody can tell what in it is someone's work)."""
     given = out
     out = _resolve(out)
     if out == Path(out.anchor):
@@ -159,6 +248,16 @@ def check_output_dir(out: Path, tool: str, protect: Iterable[Optional[Path]] = (
                 hint = f" ({replace_hint})" if replace_hint else ""
                 raise OutputRefused(f"refusing to replace {given}: it holds an earlier output "
                                     f"of {tool}{hint}")
+            changes = changes_since_mark(out)
+            if changes is None and untouched:
+                raise OutputRefused(f"refusing to replace {given}: an older {tool} wrote it "
+                                    f"without the list of its files, so whether anyone worked in "
+                                    f"it since cannot be told (move it away, or choose a new "
+                                    f"directory)")
+            if changes:
+                raise OutputRefused(f"refusing to replace {given}: it changed since {tool} wrote "
+                                    f"it ({'; '.join(changes)}): that work would be lost. Move it "
+                                    f"elsewhere first, or choose a new directory")
         if not os.access(out, os.W_OK | os.X_OK):
             raise OutputRefused(f"cannot write to {given}: permission denied")
     else:
@@ -201,6 +300,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     check_dir.add_argument("--protect", type=Path, action="append", default=[], metavar="TREE")
     check_dir.add_argument("--replace", action="store_true",
                            help="a directory carrying the tool's own mark may be replaced")
+    check_dir.add_argument("--untouched", action="store_true",
+                           help="only if its mark lists its files and none changed since")
     mark = commands.add_parser("mark", help="mark DIR as written by --tool")
     mark.add_argument("path", type=Path, metavar="DIR")
     mark.add_argument("--tool", required=True)
@@ -211,7 +312,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "check-dir":
-            check_output_dir(args.path, args.tool, args.protect, replace=args.replace)
+            check_output_dir(args.path, args.tool, args.protect, replace=args.replace,
+                             untouched=args.untouched)
         elif args.command == "mark":
             write_mark(_resolve(args.path), args.tool)
         else:

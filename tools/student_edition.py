@@ -31,8 +31,12 @@ decks) are written as students read them: ``<!-- instructor:begin -->`` ... ``<!
 Where it writes: OUT_DIR may not be the source tree, inside it (except where git ignores, e.g.
 ``build/``) or above it, ``/`` or the home directory, and it must be new or empty, or hold an
 edition that this script wrote before (its mark, ``.course-output``), which ``--force``
-replaces. The edition is written beside OUT_DIR first and takes its place only once complete,
-so a failure leaves OUT_DIR as it was.
+replaces, but only if nobody worked in it since: the mark lists every file written with its
+SHA-256 (and the one commit of ``--git-init``), and an edition with a file edited, added or
+deleted (a student's solution, their notes, their ``build/``), a new commit or a stash is
+refused, with what changed, so that a student's work is never reverted or deleted. The edition
+is written beside OUT_DIR first and takes its place only once complete, so a failure leaves
+OUT_DIR as it was.
 
 Without ``solutions/`` the build switches the solutions, the mutants and the instructor editions
 of the docs and slides off by itself, so the edition configures, builds and grades on its own
@@ -178,9 +182,9 @@ def apply_edition_markers(out: Path) -> int:
     return changed
 
 
-def git_init(out: Path) -> None:
+def git_init(out: Path) -> str:
     """Make the edition a repository with one commit, as students would clone it (the mark of
-    this script stays out of it)."""
+    this script stays out of it); return the commit."""
     identity = ["-c", "user.name=course", "-c", "user.email=course@localhost"]
     try:
         subprocess.run(["git", "-C", str(out), "init", "-q"], check=True, capture_output=True)
@@ -188,6 +192,7 @@ def git_init(out: Path) -> None:
             exclude.write(f"/{safe_output.MARK}\n")
         for command in (["add", "-A"], [*identity, "commit", "-q", "-m", "Student edition"]):
             subprocess.run(["git", "-C", str(out), *command], check=True, capture_output=True)
+        return git(out, "rev-parse", "HEAD").decode().strip()
     except subprocess.CalledProcessError as err:
         raise EditionError(f"git {err.cmd[3]} in the edition: "
                            f"{first_line(err.stderr.decode(errors='replace'))}") from None
@@ -196,7 +201,7 @@ def git_init(out: Path) -> None:
 def check_out_dir(source: Path, out: Path, force: bool) -> Path:
     """The resolved OUT_DIR, or safe_output.OutputRefused (exit code 2)."""
     return safe_output.check_output_dir(out, TOOL, protect=[source], replace=force,
-                                        replace_hint="use --force to replace it")
+                                        replace_hint="use --force to replace it", untouched=True)
 
 
 def current_umask() -> int:
@@ -240,9 +245,10 @@ def write_edition(source: Path, out: Path, force: bool = False, init: bool = Fal
         leaks = leaked_solutions(source, staged)
         if leaks:
             raise EditionError("solution code would leak into the edition: " + ", ".join(leaks))
-        safe_output.write_mark(staged, TOOL)
+        files = safe_output.file_digests(staged)  # what this edition holds, for a later --force
+        safe_output.write_mark(staged, TOOL, files)
         if init:
-            git_init(staged)
+            safe_output.write_mark(staged, TOOL, files, commit=git_init(staged))
         staged.chmod(0o777 & ~current_umask())  # mkdtemp makes it private
         put_in_place(staged, out)
     except BaseException:

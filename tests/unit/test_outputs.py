@@ -194,16 +194,65 @@ class StudentEdition(Scratch):
 
     def test_force_replaces_only_its_own_edition(self) -> None:
         out = self.work / "course-student"
+        write(self.course / "lessons" / "01_demo" / "old.md", "in the older edition only\n")
+        git(self.course, "add", "-A")
+        git(self.course, "commit", "-q", "-m", "old.md")
         self.assertEqual(self.edition(out).returncode, 0)
-        write(out / "stale.txt", "from an older edition\n")
+        git(self.course, "rm", "-q", "lessons/01_demo/old.md")
+        git(self.course, "commit", "-q", "-m", "no old.md")
         before = snapshot(self.root)
         self.assert_refused(self.edition(out), "use --force", before, self.TOOL)
         proc = self.edition(out, "--force")
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertFalse((out / "stale.txt").exists())
+        self.assertFalse((out / "lessons" / "01_demo" / "old.md").exists())
         outside = {k: v for k, v in before.items() if k != str(out) and not k.startswith(f"{out}/")}
         self.assertEqual(snapshot(self.root, skip=out), outside)
         self.assertEqual(self.staging_left(self.work), [])
+
+    def test_force_never_replaces_an_edition_someone_worked_in(self) -> None:
+        # Issue 28, item 3: --force over an edition a student had worked in reverted their edited
+        # skeleton and deleted their own files and build/, exit 0, no warning.
+        out = self.work / "course-student"
+        self.assertEqual(self.edition(out, "--git-init").returncode, 0)
+        skeleton = out / "lessons" / "01_demo" / "demo.cu"
+        pristine = skeleton.read_text()
+        for work, words in (
+                (lambda: write(skeleton, "__global__ void mine() {}\n"), "edited lessons/01_demo/demo.cu"),
+                (lambda: write(out / "notes.md", "my notes\n"), "added notes.md"),
+                (lambda: write(out / "build" / "student" / "CMakeCache.txt", "x\n"), "added build/"),
+                (lambda: skeleton.unlink(), "deleted lessons/01_demo/demo.cu")):
+            with self.subTest(words=words):
+                work()
+                before = snapshot(self.root)
+                proc = self.edition(out, "--force")
+                self.assert_refused(proc, words, before, self.TOOL)
+                self.assertIn("that work would be lost. Move it elsewhere first", proc.stderr)
+                shutil.rmtree(out / "build", ignore_errors=True)
+                (out / "notes.md").unlink(missing_ok=True)
+                write(skeleton, pristine)
+        # Committed, or stashed: the files are as written, the repository is not.
+        write(skeleton, "__global__ void mine() {}\n")
+        git(out, "commit", "-q", "-am", "my kernel")
+        git(out, "reset", "-q", "--hard", "HEAD~1")  # the commit stays in the reflog, not a ref
+        git(out, "branch", "mine", "HEAD@{1}")
+        before = snapshot(self.root)
+        self.assert_refused(self.edition(out, "--force"), "a commit or a stash in .git", before, self.TOOL)
+        git(out, "branch", "-q", "-D", "mine")
+        write(skeleton, "__global__ void draft() {}\n")
+        git(out, "stash", "-q")
+        before = snapshot(self.root)
+        self.assert_refused(self.edition(out, "--force"), "a commit or a stash in .git", before, self.TOOL)
+        git(out, "stash", "drop", "-q")
+        proc = self.edition(out, "--force", "--git-init")  # untouched again: replaced
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+
+    def test_an_edition_without_the_list_of_its_files_is_not_replaced(self) -> None:
+        out = self.work / "course-student"
+        self.assertEqual(self.edition(out).returncode, 0)
+        safe_output.write_mark(out, self.TOOL)  # as an older student_edition.py marked it
+        before = snapshot(self.root)
+        self.assert_refused(self.edition(out, "--force"), "whether anyone worked in it since cannot be told",
+                            before, self.TOOL)
 
     def test_a_failure_leaves_the_old_edition_as_it_was(self) -> None:
         out = self.work / "course-student"

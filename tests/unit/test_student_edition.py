@@ -51,6 +51,7 @@ MUST_BE_PRESENT = ["CMakeLists.txt", "CMakePresets.json", "README.md", "tools/gr
 ANSWER_MARKER = "Answer key (instructor edition only)"
 sys.path.insert(0, str(REPO / "tools"))
 import edition_text  # noqa: E402
+import safe_output  # noqa: E402
 
 
 def run(command: List[str], log: Path, env: dict) -> None:
@@ -170,8 +171,9 @@ def main() -> int:
     env.pop("COURSE_CPU_ONLY", None)  # the grade run decides by itself whether there is a GPU
 
     print(f"student edition check in {work}", flush=True)
-    if src.exists() and not (src / ".course-output").is_file():
-        # An edition from before editions were marked: this test's own scratch, removed by hand.
+    if src.exists() and safe_output.changes_since_mark(src) is None:
+        # An edition from before editions were marked, or listed their files (which --force
+        # then refuses to replace): this test's own scratch, removed by hand.
         subprocess.run(["cmake", "-E", "rm", "-rf", str(src)], check=True)
     run([sys.executable, str(REPO / "tools/student_edition.py"), str(src), "--force", "--worktree"],
         work / "export.log", env)
