@@ -480,9 +480,55 @@ class Submit(Scratch):
         self.assertEqual(safe_output.read_mark(out / "edition"), "student_edition.py")
         self.assertEqual((out / "submissions.txt").read_text().split(),
                          [str(self.root / "subs" / "alice"), str(self.root / "subs" / "bob")])
-        self.assertEqual(len(self.calls.read_text().splitlines()), 2)  # the array, the collect job
+        calls = self.calls.read_text().splitlines()
+        self.assertEqual(len(calls), 3, calls)  # asked first (--test-only); the array; collect
+        self.assertIn("--test-only", calls[0])
+        self.assertFalse(any("--test-only" in call for call in calls[1:]), calls)
         again = self.submit(str(self.listed), str(out))  # its own earlier output: replaced
         self.assertEqual(again.returncode, 0, again.stderr)
+        # ... but not once someone worked in its edition.
+        write(out / "edition" / "lessons" / "01_demo" / "demo.cu", "// tried it out here\n")
+        before = snapshot(self.root)
+        self.assert_refused(self.submit(str(self.listed), str(out)),
+                            "it changed since student_edition.py wrote it (edited "
+                            "lessons/01_demo/demo.cu)", before, self.TOOL)
+
+    def test_an_unreachable_controller_stops_it_before_it_writes(self) -> None:
+        # Issue 28, item 7: with a Slurm whose controller did not answer, submit.sh wrote
+        # OUT/edition, then failed with sbatch's own message.
+        write(self.bin / "sbatch", f"#!/bin/sh\necho \"$@\" >> '{self.calls}'\n"
+              "echo 'sbatch: error: Batch job submission failed: Unable to contact slurm controller "
+              "(connect failure)' >&2\nexit 1\n").chmod(0o755)
+        before = snapshot(self.root)
+        proc = self.submit(str(self.listed), str(self.work / "grading"))
+        calls = self.calls.read_text()  # the probe, and nothing after it
+        self.calls.unlink()
+        self.assert_refused(proc, "sbatch cannot submit the array: Batch job submission failed: "
+                                  "Unable to contact slurm controller", before, self.TOOL)
+        self.assertEqual(len(calls.splitlines()), 1, calls)
+        self.assertIn("--test-only", calls)
+
+
+class GradeTask(Scratch):
+    """tools/cluster/grade_task.sh INDEX LIST OUT: bad arguments get one line and exit code 2."""
+
+    TOOL = "grade_task.sh"
+
+    def test_bad_arguments(self) -> None:
+        # Issue 28, item 7: "grade_task.sh x list out" died on an unbound variable.
+        listed = write(self.work / "list.txt", f"{self.root / 'subs' / 'alice'}\n")
+        out = self.work / "grading"
+        (out / "edition").mkdir(parents=True)
+        before = snapshot(self.root)
+        for args, words in ((("x", "list", "out"), "INDEX must be a number"),
+                            (("-1", str(listed), str(out)), "INDEX must be a number"),
+                            (("0", str(self.work / "nothing.txt"), str(out)), "no list file"),
+                            (("0", str(listed), str(self.work / "data")), "no edition in"),
+                            (("1", str(listed), str(out)), "no line 2 in")):
+            with self.subTest(args=args):
+                proc = self.run_tool(["bash", str(self.course / "tools" / "cluster" / self.TOOL), *args])
+                self.assertNotIn("unbound variable", proc.stderr)
+                self.assert_refused(proc, words, before, self.TOOL)
 
 
 class ShellTools(Scratch):

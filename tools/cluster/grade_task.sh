@@ -7,9 +7,18 @@
 set -euo pipefail
 [ $# -eq 3 ] || { sed -n 2,6p "$0" >&2; exit 2; }
 index=$1 list=$2 out=$3
+fail() {
+  echo "grade_task.sh: error: $*" >&2
+  exit 2
+}
+# Every argument checked before it is used: one line and exit code 2 for each.
+[[ "$index" =~ ^[0-9]+$ ]] || fail "INDEX must be a number (0 for the first line of LIST), not '$index'"
+[ -f "$list" ] || fail "no list file $list"
+[ -r "$list" ] || fail "cannot read $list"
+[ -d "$out/edition" ] || fail "no edition in $out (OUT/edition: submit.sh writes it)"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-submission=$(sed -n "$((index + 1))p" "$list")
-[ -n "$submission" ] || { echo "grade_task: no line $((index + 1)) in $list" >&2; exit 2; }
+submission=$(sed -n "$((10#$index + 1))p" "$list")
+[ -n "$submission" ] || fail "no line $((10#$index + 1)) in $list"
 name=$(basename "$submission")
 jobs=${SLURM_CPUS_PER_TASK:-${NCPUS:-$(nproc)}}
 lessons=()

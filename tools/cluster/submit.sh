@@ -64,6 +64,19 @@ protect=(--protect "$repo")
 for submission in "${submissions[@]}"; do protect+=(--protect "$submission"); done
 python3 "$repo/tools/safe_output.py" check-dir "$out_in" --tool submit.sh --replace "${protect[@]}" || exit 2
 out=$(realpath -m -- "$out_in")
+# An earlier edition in OUT is replaced only if nobody worked in it since.
+if [ -e "$out/edition" ] && ! why=$(python3 "$repo/tools/safe_output.py" check-dir "$out/edition" \
+  --tool student_edition.py --replace --untouched --protect "$repo" 2>&1); then
+  fail "${why#student_edition.py: error: }"
+fi
+array="0-$((count - 1))${COURSE_MAX_PARALLEL:+%$COURSE_MAX_PARALLEL}"
+gres=${COURSE_GRES:-gpu:1}
+# Slurm itself, asked before anything is written: the controller answers, and takes the array
+# with these options (--test-only submits nothing).
+if ! probe=$(sbatch --test-only --array="$array" --gres="$gres" "$@" \
+  "$repo/tools/cluster/grade_array.sbatch" "$list_in" "$out" 2>&1); then
+  fail "sbatch cannot submit the array: $(printf '%s\n' "$probe" | grep -v '^[[:space:]]*$' | head -n 1 | sed 's/^sbatch: error: //')"
+fi
 
 # --- Write: OUT (marked as submit.sh's), the list, the edition; then submit -----------------
 python3 "$repo/tools/safe_output.py" mark "$out" --tool submit.sh
@@ -75,8 +88,7 @@ edition_from=()
 [ "${COURSE_EDITION_WORKTREE:-0}" = 1 ] && edition_from=(--worktree)
 python3 "$repo/tools/student_edition.py" "$out/edition" --force --source-dir "$repo" ${edition_from[@]+"${edition_from[@]}"}
 
-array="0-$((count - 1))${COURSE_MAX_PARALLEL:+%$COURSE_MAX_PARALLEL}"
-job=$(sbatch --parsable --array="$array" --gres="${COURSE_GRES:-gpu:1}" \
+job=$(sbatch --parsable --array="$array" --gres="$gres" \
   --output="$out/logs/grade-%a.log" --export=ALL,COURSE_REPO="$repo" "$@" \
   "$repo/tools/cluster/grade_array.sbatch" "$list" "$out")
 job=${job%%;*}
