@@ -193,5 +193,77 @@ class EditionNamesOnlyWhatItHas(unittest.TestCase):
             "lessons/05_reduction/README.md:3: names lesson05_demo_solution, which only the instructor build makes"])
 
 
+MARKDOWN_LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\(([^)\s]+)\)")
+
+
+def layout_entry(readme: str, directory: str) -> str:
+    """The text of one entry of the README's Layout block, e.g. "tools/" and its continuation
+    lines."""
+    section = readme.split("## Layout", 1)[1]
+    block = section.split("```", 2)[1]
+    lines = block.splitlines()
+    for index, line in enumerate(lines):
+        if line.startswith(directory):
+            entry = [line]
+            for more in lines[index + 1:]:
+                if not more.startswith(" "):
+                    break
+                entry.append(more)
+            return " ".join(entry)
+    raise AssertionError(f"the Layout block has no entry {directory}")
+
+
+class TextsSayWhatIsThere(unittest.TestCase):
+    """What the texts promise about the repository itself (issue 28, item 8)."""
+
+    def test_relative_links_lead_to_a_file_of_the_repository(self) -> None:
+        # The docs' index linked to build/dev/docs/html/index.html: a build output, in no clone.
+        files = student_edition.worktree_files(REPO)
+        tree = Tree(files)
+        broken: List[str] = []
+        for path in files:
+            if not path.endswith(".md"):
+                continue
+            text = blank_comments((REPO / path).read_text(encoding="utf-8"))
+            for number, line in enumerate(text.splitlines(), start=1):
+                for match in MARKDOWN_LINK.finditer(line):
+                    target = match.group(1).split("#", 1)[0]
+                    if not target or URL.match(target) or target.startswith("mailto:"):
+                        continue
+                    resolved = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+                    if resolved.startswith("..") or not tree.has(resolved):
+                        broken.append(f"{path}:{number}: links to {match.group(1)}")
+        self.assertEqual(broken, [], "links to nothing in a clone:\n  " + "\n  ".join(broken))
+
+    def test_the_layout_names_every_tool_of_each_edition(self) -> None:
+        files = student_edition.worktree_files(REPO)
+        readme = (REPO / "README.md").read_text(encoding="utf-8")
+        for edition in ("instructor", "student"):
+            with self.subTest(edition=edition):
+                shown = [path for path in files
+                         if edition == "instructor" or not student_edition.is_excluded(path)]
+                tools = sorted({path.split("/")[1] + ("/" if path.count("/") > 1 else "")
+                                for path in shown if path.startswith("tools/")})
+                entry = layout_entry(edition_text.apply(readme, edition), "tools/")
+                unnamed = [tool for tool in tools if tool not in entry]
+                self.assertEqual(unnamed, [], f"the {edition} README's Layout, tools/: {entry}")
+                absent = [name for name in re.findall(r"[\w-]+\.(?:py|sh)|[\w-]+/", entry)
+                          if name not in tools and name != "tools/"]
+                self.assertEqual(absent, [], f"the {edition} README's Layout names what it lacks")
+
+    def test_a_build_without_a_gpu_is_said_to_lack_lesson_12s_tensor_cores(self) -> None:
+        # PTX for 7.5 runs on any newer GPU, but holds no tensor-core code: a text that says the
+        # first must say the second.
+        for path in ("README.md", "docs/pages/setup.md"):
+            text = (REPO / path).read_text(encoding="utf-8")
+            claims = [paragraph for paragraph in re.split(r"\n\s*\n", text)
+                      if "PTX" in paragraph and re.search(r"any (newer )?GPU", paragraph)]
+            with self.subTest(path=path):
+                self.assertTrue(claims, f"{path} no longer says where a no-GPU build runs")
+                for paragraph in claims:
+                    self.assertIn("lesson 12's", paragraph)
+                    self.assertIn("tensor-core", paragraph)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
