@@ -1,30 +1,16 @@
-// The ceilings: CUB, cuBLAS and the copy engines, measured in this process. All of CUB's and
-// cuBLAS's compile time is spent here, once, rather than in every lesson.
+// The ceilings: CUB and the copy engines, and the FP32 roof, measured in this process (cuBLAS's:
+// ceilings_blas.cu). All of CUB's compile time is spent here, once, rather than in every lesson.
 #include "course/ceilings.hpp"
 
-#include <cublas_v2.h>
-#include <cuda_bf16.h>
-
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
-#include <cstdlib>
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
-#include <fstream>
-#include <map>
-#include <mutex>
-#include <optional>
-#include <sstream>
 #include <string>
 
+#include "ceilings_cache.hpp"
 #include "course/buffer.hpp"
 #include "course/data.hpp"
 #include "course/error.hpp"
@@ -35,240 +21,10 @@ namespace course::ceilings {
 
 namespace {
 
-constexpr std::uint64_t kCeilingSeed = 20261122;
-
-// The GPU's UUID, so that a ceiling measured on one GPU is never read on another.
-std::string gpu_uuid() {
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  cudaDeviceProp properties{};
-  CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
-  std::string text;
-  char hex[3];
-  for (char byte : properties.uuid.bytes) {
-    std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(byte));
-    text += hex;
-  }
-  return text;
-}
-
-// A run's ceilings are shared by the processes of one CTest run: $COURSE_CEILINGS_DIR names a
-// directory that a fixture of that run emptied first (cmake/CourseLesson.cmake), so a ceiling is
-// measured once per run and never reused across runs or GPUs. The first process that needs it
-// measures it under a lock while the others wait; a process run alone (no variable) measures
-// its own. The file holds the GPU's UUID, the figure and its timing.
-class RunCache {
- public:
-  RunCache(const std::string& dir, const std::string& key) {
-    std::string name;
-    for (char c : key)
-      name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-    path_ = dir + "/" + name + ".ceiling";
-    ::mkdir(dir.c_str(), 0755);  // the fixture removed it; the first process makes it again
-    lock_ = ::open((path_ + ".lock").c_str(), O_CREAT | O_RDWR, 0644);
-    if (lock_ >= 0)
-      ::flock(lock_, LOCK_EX);
-  }
-  ~RunCache() {
-    if (lock_ >= 0)
-      ::close(lock_);  // closing releases the lock
-  }
-  RunCache(const RunCache&) = delete;
-  RunCache& operator=(const RunCache&) = delete;
-
-  std::optional<Ceiling> read(const std::string& uuid) const {
-    std::ifstream in(path_);
-    std::string stored_uuid;
-    Ceiling c;
-    if (!(in >> stored_uuid) || stored_uuid != uuid)
-      return std::nullopt;
-    in >> c.value >> c.timing.median_ms >> c.timing.min_ms >> c.timing.max_ms >> c.timing.repeats;
-    in.ignore();
-    std::getline(in, c.name);
-    std::getline(in, c.unit);
-    std::getline(in, c.what);
-    if (!in)
-      return std::nullopt;
-    return c;
-  }
-
-  /// The file's name in the run's directory.
-  [[nodiscard]] std::string file_name() const { return path_.substr(path_.rfind('/') + 1); }
-
-  void write(const std::string& uuid, const Ceiling& c) const {
-    std::ofstream out(path_);
-    out.precision(17);
-    out << uuid << ' ' << c.value << ' ' << c.timing.median_ms << ' ' << c.timing.min_ms << ' '
-        << c.timing.max_ms << ' ' << c.timing.repeats << '\n'
-        << c.name << '\n'
-        << c.unit << '\n'
-        << c.what << '\n';
-  }
-
- private:
-  std::string path_;
-  int lock_ = -1;
-};
-
-// Memoizes ceilings by key, so each is measured once per process, and once per CTest run where
-// the run shares them.
-template <class Measure>
-const Ceiling& cached(const std::string& key, Measure&& measurement) {
-  // Whatever ran before (a launcher's stray work included) is finished before a ceiling is
-  // measured, so that it cannot make the ceiling lower.
-  auto measure = [&] {
-    CUDA_CHECK(cudaDeviceSynchronize());
-    return measurement();
-  };
-  static std::map<std::string, Ceiling> cache;
-  static std::mutex mutex;
-  std::lock_guard lock(mutex);
-  if (auto it = cache.find(key); it != cache.end())
-    return it->second;
-  Ceiling ceiling;
-  const char* dir = std::getenv("COURSE_CEILINGS_DIR");
-  if (dir != nullptr && *dir != '\0') {
-    const std::string uuid = gpu_uuid();
-    RunCache run(dir, key);
-    if (auto stored = run.read(uuid)) {
-      ceiling = std::move(*stored);
-      ceiling.what += " (measured earlier in this CTest run)";
-    } else {
-      ceiling = measure();
-      run.write(uuid, ceiling);
-    }
-    // What this process grades against, for the row runner to compare with the run's own copy
-    // (cmake/course_run_rows.sh): a figure the process changed fails the row as tampered.
-    std::ostringstream used;
-    used.precision(17);
-    used << "[course] ceiling-used " << run.file_name() << ' ' << ceiling.value << '\n';
-    std::fputs(used.str().c_str(), stdout);
-    std::fflush(stdout);
-  } else {
-    ceiling = measure();
-  }
-  announce(ceiling);
-  return cache.emplace(key, std::move(ceiling)).first->second;
-}
-
-std::string count_text(std::size_t n) {
-  for (int p = 10; p < 40; ++p)
-    if (n == (std::size_t{1} << p))
-      return "2^" + std::to_string(p);
-  return std::to_string(n);
-}
-
-DeviceBuffer<float> random_floats(std::size_t n) {
-  return DeviceBuffer<float>(std::span<const float>(uniform_floats(n, kCeilingSeed, -1.f, 1.f)));
-}
-
-class Cublas {
- public:
-  Cublas() {
-    if (cublasCreate(&handle_) != CUBLAS_STATUS_SUCCESS)
-      throw std::runtime_error("cublasCreate failed");
-    // FP32 arithmetic on the CUDA cores: no TF32 tensor-core shortcut, so the comparison with the
-    // lessons' FP32 kernels is fair.
-    cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH);
-  }
-  ~Cublas() { cublasDestroy(handle_); }
-  cublasHandle_t get() const { return handle_; }
-
- private:
-  cublasHandle_t handle_{};
-};
-
-void check(cublasStatus_t status, const char* what) {
-  if (status != CUBLAS_STATUS_SUCCESS)
-    throw std::runtime_error(std::string("cuBLAS call failed: ") + what + " (status " +
-                             std::to_string(static_cast<int>(status)) + ")");
-}
-
-cublasHandle_t cublas() {
-  static Cublas handle;
-  return handle.get();
-}
-
-Ceiling gemm_ceiling(std::string name, int m, int n, int k, bool aat, bool syrk) {
-  // Row-major A (m x k) is column-major A^T; the products below are written for cuBLAS's
-  // column-major view and move the same bytes and FLOPs.
-  auto a = random_floats(static_cast<std::size_t>(m) * k);
-  auto b = random_floats(aat ? 1 : static_cast<std::size_t>(k) * n);
-  DeviceBuffer<float> c(static_cast<std::size_t>(m) * n);
-  const float alpha = 1.0f, beta = 0.0f;
-  auto work = [&](cudaStream_t stream) {
-    check(cublasSetStream(cublas(), stream), "cublasSetStream");
-    if (syrk) {
-      check(cublasSsyrk(cublas(), CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, n, k, &alpha, a.data(), k,
-                        &beta, c.data(), n),
-            "cublasSsyrk");
-    } else if (aat) {
-      check(cublasSgemm(cublas(), CUBLAS_OP_T, CUBLAS_OP_N, m, m, k, &alpha, a.data(), k, a.data(),
-                        k, &beta, c.data(), m),
-            "cublasSgemm (A A^T)");
-    } else {
-      check(cublasSgemm(cublas(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b.data(), n, a.data(),
-                        k, &beta, c.data(), n),
-            "cublasSgemm");
-    }
-  };
-  const Timing t = time_on_gpu(work, {.warmup = 2, .repeats = 10, .flush_l2 = false});
-  const double flops = 2.0 * m * static_cast<double>(n) * k;
-  return {std::move(name), gflop_per_s(flops, t.median_ms), "GFLOP/s",
-          std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
-              ", FP32 without tensor cores, counted as 2mnk",
-          t};
-}
-
-// The tensor-core products, in lesson 12's layout: A row-major m x k, B column-major k x n (both
-// read along k, cuBLAS's "TN" case), C row-major m x n in FP32. In cuBLAS's column-major view
-// C^T = B^T A^T: B, stored n rows of k, is the first factor transposed, A the second as it is.
-__global__ void to_bf16_kernel(const float* in, __nv_bfloat16* out, std::size_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::size_t(gridDim.x) * blockDim.x)
-    out[i] = __float2bfloat16(in[i]);
-}
-
-DeviceBuffer<__nv_bfloat16> random_bf16(std::size_t n) {
-  const auto floats = random_floats(n);
-  DeviceBuffer<__nv_bfloat16> out(n);
-  to_bf16_kernel<<<1024, 256>>>(floats.data(), out.data(), n);
-  CUDA_CHECK(cudaGetLastError());
-  CUDA_CHECK(cudaDeviceSynchronize());
-  return out;
-}
-
-Ceiling tensor_gemm_ceiling(std::string name, int m, int n, int k, bool bf16) {
-  DeviceBuffer<__nv_bfloat16> a16, b16;
-  DeviceBuffer<float> a32, b32;
-  if (bf16) {
-    a16 = random_bf16(static_cast<std::size_t>(m) * k);
-    b16 = random_bf16(static_cast<std::size_t>(k) * n);
-  } else {
-    a32 = random_floats(static_cast<std::size_t>(m) * k);
-    b32 = random_floats(static_cast<std::size_t>(k) * n);
-  }
-  DeviceBuffer<float> c(static_cast<std::size_t>(m) * n);
-  const float alpha = 1.0f, beta = 0.0f;
-  const cudaDataType_t in_type = bf16 ? CUDA_R_16BF : CUDA_R_32F;
-  const void* a = bf16 ? static_cast<const void*>(a16.data()) : a32.data();
-  const void* b = bf16 ? static_cast<const void*>(b16.data()) : b32.data();
-  // FP32 accumulation either way; TF32 rounds FP32 inputs to 10 significant bits first.
-  const cublasComputeType_t compute = bf16 ? CUBLAS_COMPUTE_32F : CUBLAS_COMPUTE_32F_FAST_TF32;
-  auto work = [&](cudaStream_t stream) {
-    check(cublasSetStream(cublas(), stream), "cublasSetStream");
-    check(cublasGemmEx(cublas(), CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, b, in_type, k, a,
-                       in_type, k, &beta, c.data(), CUDA_R_32F, n, compute, CUBLAS_GEMM_DEFAULT),
-          "cublasGemmEx");
-  };
-  const Timing t = time_on_gpu(work, {.warmup = 3, .repeats = 15, .flush_l2 = false});
-  const double flops = 2.0 * m * static_cast<double>(n) * k;
-  return {std::move(name), gflop_per_s(flops, t.median_ms), "GFLOP/s",
-          std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + ", " +
-              (bf16 ? "BF16" : "FP32 rounded to TF32") +
-              " inputs, FP32 accumulate, tensor cores, counted as 2mnk",
-          t};
-}
+using detail::cached;
+using detail::count_text;
+using detail::kCeilingSeed;
+using detail::random_floats;
 
 Ceiling pinned_copy(std::string name, std::size_t bytes, bool to_device) {
   HostBuffer<unsigned char> host(bytes, HostMemory::Pinned);
@@ -465,44 +221,6 @@ const Ceiling& cub_radix_sort_keys(std::size_t n) {
     const Timing t = time_on_gpu(work);
     return Ceiling{"CUB radix sort", static_cast<double>(n) / (t.median_ms * 1e6), "Gkeys/s",
                    "DeviceRadixSort::SortKeys, " + count_text(n) + " uint32 keys, incl. a copy", t};
-  });
-}
-
-const Ceiling& cublas_sgemm(int m, int n, int k) {
-  return cached("sgemm " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k),
-                [=] { return gemm_ceiling("cuBLAS SGEMM", m, n, k, false, false); });
-}
-
-const Ceiling& cublas_sgemm_aat(int n, int k) {
-  return cached("sgemm aat " + std::to_string(n) + "x" + std::to_string(k),
-                [=] { return gemm_ceiling("cuBLAS SGEMM A*A^T", n, n, k, true, false); });
-}
-
-const Ceiling& cublas_ssyrk(int n, int k) {
-  return cached("ssyrk " + std::to_string(n) + "x" + std::to_string(k),
-                [=] { return gemm_ceiling("cuBLAS SSYRK", n, n, k, true, true); });
-}
-
-const Ceiling& cublas_gemm_bf16(int m, int n, int k) {
-  return cached(
-      "gemm bf16 " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k),
-      [=] { return tensor_gemm_ceiling("cuBLAS BF16", m, n, k, true); });
-}
-
-const Ceiling& cublas_gemm_tf32(int m, int n, int k) {
-  return cached(
-      "gemm tf32 " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k),
-      [=] { return tensor_gemm_ceiling("cuBLAS TF32", m, n, k, false); });
-}
-
-const Ceiling& bf16_tensor_peak() {
-  return cached("bf16 tensor peak", [] {
-    Ceiling roof = tensor_gemm_ceiling("BF16 tensor-core roof", 8192, 8192, 8192, true);
-    roof.what =
-        "cuBLAS BF16 at 8192x8192x8192, the fastest product measured on the tensor "
-        "cores; " +
-        roof.what;
-    return roof;
   });
 }
 
