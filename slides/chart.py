@@ -21,78 +21,27 @@ line per repeated rung; a rung found in one row (e.g. thrust) is a grey dashed r
                                              DIR/<NN_name>-roofline-1.svg, ... (one per table
                                              with a roofline)
 
-inject.py (the decks' <!-- chart: ... --> directive) and docs/results_page.py import it.
+inject.py (the decks' <!-- chart: ... --> directive) and docs/results_page.py import it. The
+roofline is drawn by chart_roofline.py, the timeline by chart_timeline.py, and what every chart
+shares (colours, sizes, title, caption, the SVG document) is in chart_base.py.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import math
-import re
 import sys
-import textwrap
 from pathlib import Path
 from typing import NamedTuple
 from xml.sax.saxutils import escape, quoteattr
 
-# Colour of a rung's bar by its kind; any other kind (e.g. "lab") gets OTHER.
-COLOURS = {"given": "#7f8c8d", "exercise": "#2e86c1", "stretch": "#e67e22", "ceiling": "#8e44ad"}
-OTHER = "#16a085"
-# A sweep's lines, in the order of their rungs; its reference rows are grey, the ceiling red.
-LINES = ["#2e86c1", "#e67e22", "#16a085", "#8e44ad", "#d4ac0d", "#1a5276"]
-GREY = "#7f8c8d"
-RED = "#c0392b"
-
-WIDTH = 960          # the SVG's own units (it scales to its box)
-BAR_HEIGHT = 18
-ROW = 24             # one rung's line
-CHAR = 7.3           # width of a 12 px monospace character, near enough
-FONT = "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\""
-MONO = "font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\""
-PLOT_HEIGHT = 300    # a sweep's plot area
-SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def load(path: Path) -> dict:
-    """The JSON of a demo's --json, tolerating lines printed before it (e.g. "[course] ...")."""
-    text = path.read_text(encoding="utf-8")
-    start = re.search(r"^\{", text, re.M)
-    return json.loads(text[start.start():] if start else text)
-
-
-def share_of(row: dict) -> float | None:
-    value = row.get("share")
-    return float(value) if isinstance(value, (int, float)) and value > 0 else None
-
-
-def heading(table: dict) -> tuple[list[str], int]:
-    """The SVG elements of the table's title, and the y below them."""
-    parts: list[str] = []
-    y = 8
-    for line in textwrap.wrap(str(table["title"]), 100) or [""]:
-        y += 18
-        parts.append(f'<text x="10" y="{y}" font-size="15" font-weight="bold" {FONT}>'
-                     f'{escape(line)}</text>')
-    return parts, y
-
-
-def captioned(parts: list[str], y: int, text: str) -> int:
-    """Appends TEXT to PARTS as caption lines from Y down; returns the y below them."""
-    for line in textwrap.wrap(text, 140):
-        parts.append(f'<text class="caption" x="10" y="{y}" font-size="12" fill="#444" {FONT}>'
-                     f'{escape(line)}</text>')
-        y += 16
-    return y
-
-
-def document(table: dict, parts: list[str], height: int) -> str:
-    """PARTS as an SVG document HEIGHT units high (a string without blank lines)."""
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
-            f'width="{WIDTH}" height="{height}" role="img" '
-            f'aria-label={quoteattr(str(table["title"]))}>')
-    return "\n".join([head, f'<rect width="{WIDTH}" height="{height}" fill="white"/>', *parts,
-                      "</svg>"]) + "\n"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from chart_base import (  # noqa: E402
+    spread, COLOURS, OTHER, LINES, GREY, RED, WIDTH, BAR_HEIGHT, ROW, CHAR, FONT, MONO,
+    PLOT_HEIGHT, SUPERSCRIPT, load, share_of, heading, captioned, document,
+)
+from chart_roofline import has_roofline, point, roofline_svg  # noqa: E402,F401
+from chart_timeline import timeline_svg  # noqa: E402
 
 
 def svg(table: dict, gpu: str) -> str:
@@ -211,14 +160,6 @@ def y_scale(shares: list[float]) -> tuple[float, float]:
     return math.ceil(peak / step) * step, step
 
 
-def spread(labels: list[tuple[float, str, str]], gap: float = 13) -> list[tuple[float, str, str]]:
-    """Labels (y, text, colour) sorted by y and moved down until GAP px apart."""
-    out: list[tuple[float, str, str]] = []
-    for y, text, colour in sorted(labels):
-        out.append((max(y, out[-1][0] + gap) if out else y, text, colour))
-    return out
-
-
 def sweep_caption(table: dict, gpu: str, found: Sweep) -> str:
     ceiling = table["ceiling"]
     unit = table.get("metric_unit", ceiling["unit"])
@@ -312,220 +253,6 @@ def line_svg(table: dict, gpu: str, found: Sweep) -> str:
 
     y = round(max(y_bottom + 62, ends[-1][0] + 24))
     return document(table, parts, captioned(parts, y, sweep_caption(table, gpu, found)))
-
-
-# ---- The roofline -------------------------------------------------------------------------
-
-ROOF = "#c0392b"
-
-
-def has_roofline(table: dict) -> bool:
-    """True when TABLE has its roofs and a counted row that ran."""
-    roofs = table.get("roofline") or {}
-    return bool(roofs.get("memory")) and any(point(row) for row in table.get("rows", []))
-
-
-def point(row: dict) -> tuple[float, float] | None:
-    """A row's (intensity in ops/B, achieved rate in G ops/s), or None when it is not on the chart."""
-    work = row.get("work") or {}
-    ops, nbytes, ms = work.get("ops", 0), work.get("bytes", 0), row.get("median_ms", 0)
-    if row.get("status") not in ("ok", "WRONG") or not (ops > 0 and nbytes > 0 and ms > 0):
-        return None
-    return ops / nbytes, ops / (ms * 1e6)
-
-
-def decades(low: float, high: float) -> list[float]:
-    """The powers of ten from below LOW to above HIGH."""
-    first, last = math.floor(math.log10(low)), math.ceil(math.log10(high))
-    return [10.0 ** k for k in range(first, last + 1)]
-
-
-def tick(value: float) -> str:
-    if value >= 1000:
-        return f"{value / 1000:g}k"
-    return f"{value:g}"
-
-
-def attainable(roofs: dict, intensity: float) -> float:
-    bound = roofs["memory"]["value"] * intensity
-    compute = roofs.get("compute")
-    return min(bound, compute["value"]) if compute else bound
-
-
-def roofline_svg(table: dict, gpu: str) -> str:
-    """TABLE's rungs on its roofline: log-log, x ops per DRAM byte, y G ops per second."""
-    roofs = table["roofline"]
-    unit = str(roofs.get("ops_unit", "FLOP"))
-    memory, compute = roofs["memory"], roofs.get("compute")
-    rows = [(row, p) for row in table.get("rows", []) if (p := point(row))]
-    xs = [p[0] for _, p in rows]
-    ridge = compute["value"] / memory["value"] if compute else None
-    # Both roofs in view: from below the ridge (or the leftmost rung) to beyond it.
-    x_ticks = decades(min([*xs, *([ridge / 8] if ridge else [])]) / 2,
-                      max([*xs, *([ridge * 4] if ridge else [])]) * 2)
-    top = compute["value"] * 2 if compute else attainable(roofs, x_ticks[-1]) * 1.5
-    y_ticks = decades(min(p[1] for _, p in rows) / 2, top)
-    x0, x1 = 78.0, WIDTH - 200.0
-    parts, y = heading(table)
-    y_top = y + 28
-    y_bottom = y_top + PLOT_HEIGHT + 60
-    lx = (math.log10(x_ticks[0]), math.log10(x_ticks[-1]))
-    ly = (math.log10(y_ticks[0]), math.log10(y_ticks[-1]))
-
-    def px(x: float) -> float:
-        return x0 + (math.log10(x) - lx[0]) / (lx[1] - lx[0]) * (x1 - x0)
-
-    def py(v: float) -> float:
-        return y_bottom - (math.log10(v) - ly[0]) / (ly[1] - ly[0]) * (y_bottom - y_top)
-
-    legend_x = 10.0
-    for kind in dict.fromkeys(str(row.get("kind", "")) for row, _ in rows):
-        parts.append(f'<circle cx="{legend_x + 6:.1f}" cy="{y_top - 18}" r="5" '
-                     f'fill="{COLOURS.get(kind, OTHER)}"/>')
-        parts.append(f'<text x="{legend_x + 16:.1f}" y="{y_top - 14}" font-size="12" {FONT}>'
-                     f'{escape(kind)}</text>')
-        legend_x += 16 + len(kind) * CHAR + 18
-    for x in x_ticks:
-        parts.append(f'<line x1="{px(x):.1f}" y1="{y_top}" x2="{px(x):.1f}" y2="{y_bottom}" '
-                     f'stroke="#eee"/>')
-        parts.append(f'<text x="{px(x):.1f}" y="{y_bottom + 16}" font-size="11" '
-                     f'text-anchor="middle" {FONT}>{tick(x)}</text>')
-    for v in y_ticks:
-        parts.append(f'<line x1="{x0}" y1="{py(v):.1f}" x2="{x1}" y2="{py(v):.1f}" '
-                     f'stroke="#eee"/>')
-        parts.append(f'<text x="{x0 - 6}" y="{py(v) + 4:.1f}" font-size="11" text-anchor="end" '
-                     f'{FONT}>{tick(v)}</text>')
-    parts.append(f'<rect x="{x0}" y="{y_top}" width="{x1 - x0:.1f}" '
-                 f'height="{y_bottom - y_top:.1f}" fill="none" stroke="#333"/>')
-    parts.append(f'<text x="{(x0 + x1) / 2:.1f}" y="{y_bottom + 34}" font-size="12" '
-                 f'text-anchor="middle" fill="#555" {FONT}>{escape(unit)} per byte of DRAM '
-                 f'traffic (log scale)</text>')
-    parts.append(f'<text x="16" y="{(y_top + y_bottom) / 2:.1f}" font-size="12" fill="#555" '
-                 f'text-anchor="middle" transform="rotate(-90 16 {(y_top + y_bottom) / 2:.1f})" '
-                 f'{FONT}>G{escape(unit)}/s (log scale)</text>')
-
-    # The roofs: the lower of bandwidth x intensity and the compute peak, clipped to the plot.
-    steps = 120
-    roof_points = []
-    for k in range(steps + 1):
-        x = 10 ** (lx[0] + (lx[1] - lx[0]) * k / steps)
-        v = attainable(roofs, x)
-        if y_ticks[0] <= v <= y_ticks[-1]:
-            roof_points.append(f"{px(x):.1f},{py(v):.1f}")
-    parts.append(f'<polyline class="roof" fill="none" stroke="{ROOF}" stroke-width="2.4" '
-                 f'points="{" ".join(roof_points)}"/>')
-    # The memory roof's label on its slope, where the slope is inside the plot.
-    memory_text = f"memory roof: {memory['name']}, {memory['value']:.0f} GB/s"
-    at = next((x for x in x_ticks if y_ticks[0] < memory["value"] * x < y_ticks[-1]
-               and (not ridge or x * 4 <= ridge)), None)
-    if at is not None:  # along the slope, just above it
-        angle = math.degrees(math.atan2(py(memory["value"] * at * 10) - py(memory["value"] * at),
-                                        px(at * 10) - px(at)))
-        tx, ty = px(at) + 10, py(memory["value"] * at) - 6
-        parts.append(f'<text x="{tx:.1f}" y="{ty:.1f}" font-size="12" fill="{ROOF}" '
-                     f'transform="rotate({angle:.1f} {tx:.1f} {ty:.1f})" {FONT}>'
-                     f'{escape(memory_text)}</text>')
-    if compute:
-        parts.append(f'<text x="{x1 - 6:.1f}" y="{py(compute["value"]) - 8:.1f}" font-size="12" '
-                     f'text-anchor="end" fill="{ROOF}" {FONT}>compute roof: '
-                     f'{escape(str(compute["name"]))}, {compute["value"]:.0f} GFLOP/s</text>')
-        parts.append(f'<line class="ridge" x1="{px(ridge):.1f}" y1="{py(compute["value"]):.1f}" '
-                     f'x2="{px(ridge):.1f}" y2="{y_bottom}" stroke="{ROOF}" stroke-width="1" '
-                     f'stroke-dasharray="4,3"/>')
-        parts.append(f'<text x="{px(ridge) + 4:.1f}" y="{y_bottom - 6}" font-size="11" '
-                     f'fill="{ROOF}" {FONT}>ridge {ridge:.1f} FLOP/B</text>')
-
-    # The rungs, each labelled right of the plot at its height, with a thin line to its point.
-    labels: list[tuple[float, str, str]] = []
-    for row, (x, v) in rows:
-        kind = str(row.get("kind", ""))
-        share = v / attainable(roofs, x)
-        parts.append(f'<circle class="point" data-rung={quoteattr(str(row["rung"]))} '
-                     f'data-intensity="{x:.6g}" data-rate="{v:.6g}" data-of-roof="{share:.6g}" '
-                     f'cx="{px(x):.1f}" cy="{py(v):.1f}" r="5" fill="{COLOURS.get(kind, OTHER)}" '
-                     f'stroke="white" stroke-width="1"/>')
-        labels.append((py(v), f"{row['rung']} {share * 100:.0f} %", f"{px(x):.1f},{py(v):.1f}"))
-    for label_y, text, origin in spread(labels, gap=14):
-        from_x, from_y = origin.split(",")
-        parts.append(f'<line x1="{from_x}" y1="{from_y}" x2="{x1 + 6}" y2="{label_y:.1f}" '
-                     f'stroke="#bbb" stroke-width="0.8" stroke-dasharray="2,2"/>')
-        parts.append(f'<text x="{x1 + 10}" y="{label_y + 4:.1f}" font-size="12" {MONO}>'
-                     f'{escape(text)}</text>')
-    y = round(max(y_bottom + 60, (spread(labels, 14)[-1][0] + 24) if labels else 0))
-    caption = (f"Measured on {gpu}. Each point is a rung: its {unit} per byte that must cross "
-               f"DRAM, as the lesson counts them, and its achieved G{unit}/s; the percentage is "
-               f"its share of the roof above it. Memory roof: {memory['name']} "
-               f"({memory['what']}).")
-    caption += (f" Compute roof: {compute['name']} ({compute['what']}), measured in the same "
-                f"run." if compute else
-                f" {unit} is not FP32 arithmetic, so there is no compute roof: the memory roof "
-                f"is this table's only limit.")
-    return document(table, parts, captioned(parts, y, caption))
-
-
-# ---- The timeline -------------------------------------------------------------------------
-
-SPAN_COLOURS = {"H2D": "#2e86c1", "D2H": "#e67e22", "kernel": "#16a085", "memset": "#7f8c8d",
-                "D2D": "#8e44ad"}
-
-
-def timeline_svg(table: dict, gpu: str) -> str:
-    """A traced pipeline: one lane per stream, each copy and kernel a box from start to end."""
-    trace = table["timeline"]
-    spans = trace["spans"]
-    lanes = int(trace["lanes"])
-    wall = float(trace["wall_ms"]) or 1.0
-    x0, x1 = 90.0, WIDTH - 20.0
-    lane_h = 30
-    parts, y = heading(table)
-    y += 24
-    legend_x = 10.0
-    for kind in dict.fromkeys(span["kind"] for span in spans):
-        parts.append(f'<rect x="{legend_x:.1f}" y="{y - 10}" width="12" height="12" '
-                     f'fill="{SPAN_COLOURS.get(kind, OTHER)}"/>')
-        text = {"H2D": "host to device", "D2H": "device to host"}.get(kind, kind)
-        parts.append(f'<text x="{legend_x + 16:.1f}" y="{y}" font-size="12" {FONT}>'
-                     f'{escape(text)}</text>')
-        legend_x += 16 + len(text) * CHAR + 18
-    top = y + 14
-
-    def px(ms: float) -> float:
-        return x0 + ms / wall * (x1 - x0)
-
-    for lane in range(lanes):
-        mid = top + lane * lane_h + lane_h / 2
-        parts.append(f'<text x="{x0 - 8}" y="{mid + 4:.1f}" font-size="12" text-anchor="end" '
-                     f'{FONT}>stream {lane}</text>')
-        parts.append(f'<line x1="{x0}" y1="{mid:.1f}" x2="{x1}" y2="{mid:.1f}" stroke="#eee"/>')
-    for span in spans:
-        lane = int(span["lane"])
-        start, end = float(span["start_ms"]), float(span["end_ms"])
-        title = f"{span['kind']} {span.get('name') or ''} {start:.3f}-{end:.3f} ms".strip()
-        parts.append(f'<rect class="span" data-kind={quoteattr(str(span["kind"]))} '
-                     f'data-lane="{lane}" data-start="{start:.6g}" data-end="{end:.6g}" '
-                     f'x="{px(start):.2f}" y="{top + lane * lane_h + 5}" '
-                     f'width="{max(px(end) - px(start), 0.8):.2f}" height="{lane_h - 10}" '
-                     f'fill="{SPAN_COLOURS.get(str(span["kind"]), OTHER)}" stroke="white" '
-                     f'stroke-width="0.5"><title>{escape(title)}</title></rect>')
-    bottom = top + lanes * lane_h
-    parts.append(f'<line x1="{x0}" y1="{bottom}" x2="{x1}" y2="{bottom}" stroke="#333"/>')
-    step = next((s for s in (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500)
-                 if wall / s <= 10), wall / 5)
-    k = 0
-    while k * step <= wall + 1e-9:
-        parts.append(f'<line x1="{px(k * step):.1f}" y1="{bottom}" x2="{px(k * step):.1f}" '
-                     f'y2="{bottom + 4}" stroke="#333"/>')
-        parts.append(f'<text x="{px(k * step):.1f}" y="{bottom + 17}" font-size="11" '
-                     f'text-anchor="middle" {FONT}>{k * step:g}</text>')
-        k += 1
-    parts.append(f'<text x="{(x0 + x1) / 2:.1f}" y="{bottom + 34}" font-size="12" '
-                 f'text-anchor="middle" fill="#555" {FONT}>ms from the first start</text>')
-    y = bottom + 58
-    busy = float(trace.get("busy_ms", 0))
-    caption = (f"Measured on {gpu}: every copy and kernel as the GPU timed it (CUPTI). One "
-               f"after another they would take {busy:.2f} ms; they took {wall:.2f} ms, "
-               f"{max(busy - wall, 0):.2f} ms overlapped.")
-    return document(table, parts, captioned(parts, y, " ".join([caption, *map(str, table.get("notes", []))])))
 
 
 def svgs(doc: dict) -> list[str]:
