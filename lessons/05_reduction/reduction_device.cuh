@@ -63,10 +63,11 @@ inline unsigned blocks_for(std::size_t n, std::size_t per_block) {
 // has atomicAdd only. For float max and min we use the bit patterns: for floats with the sign
 // bit clear, the IEEE order is the order of their bits read as signed ints; for floats with the
 // sign bit set, it is the *reverse* order of their bits read as unsigned ints (and any such
-// pattern is larger, unsigned, than every pattern with the sign bit clear). So a non-negative v
-// competes with atomicMax on ints, a negative v with atomicMin on unsigned ints, and the two
-// never disagree about which value is larger. The identities -inf and +inf are ordinary values
-// here. NaN inputs are outside the contract.
+// pattern is larger, unsigned, than every pattern with the sign bit clear). So for max a
+// non-negative v competes with atomicMax on ints, a negative v with atomicMin on unsigned ints,
+// and the two never disagree about which value is larger; for min it is the other way round,
+// atomicMin on ints and atomicMax on unsigned ints. The identities -inf and +inf are ordinary
+// values here. NaN inputs are outside the contract.
 
 /// atomicAdd on an int.
 __device__ inline void atomic_combine(Sum<int>, int* out, int v) {
