@@ -19,7 +19,6 @@ output a program may read. It always exits 0, since a failing post-test command 
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import List, Optional, Tuple
@@ -62,17 +61,14 @@ def no_kernel_checked(outputs: List[str]) -> Optional[Tuple[int, str]]:
     return (len(reasons), reasons[0]) if reasons else None
 
 
-def shown(path: Path) -> str:
-    """path as the user would type it: relative to the directory ctest was started in (CTest
-    runs this command in the build directory; the shell's PWD is where the user is)."""
-    started_in = os.environ.get("PWD")
-    if started_in:
-        try:
-            relative = path.relative_to(Path(started_in).resolve())
-            return str(relative) if relative.parts else "."
-        except ValueError:
-            pass
-    return str(path)
+def from_the_course(path: Path) -> str:
+    """path as the README's commands write it: relative to the course's directory, where a
+    student types them (CTest runs this command in the build directory, and says nothing of
+    where it was started)."""
+    try:
+        return str(path.relative_to(SOURCE_DIR))
+    except ValueError:
+        return str(path)
 
 
 def notice(build_dir: Path) -> List[str]:
@@ -87,8 +83,8 @@ def notice(build_dir: Path) -> List[str]:
     return ["",
             f"[course] No kernel was checked: no test of this run had a GPU, and {tests} skipped",
             f"         ({reason}). \"tests passed\" counts only the tests that need no GPU.",
-            *grade.grade_on_a_gpu(SOURCE_DIR, shown(SOURCE_DIR / "tools" / "grade.py"),
-                                  shown(build_dir))]
+            *grade.grade_on_a_gpu(SOURCE_DIR, from_the_course(SOURCE_DIR / "tools" / "grade.py"),
+                                  from_the_course(build_dir))]
 
 
 def main(argv: List[str]) -> int:
