@@ -35,8 +35,8 @@ void launch_register_2d(const float* d_a, const float* d_b, float* d_c, int m, i
 // TODO(student), stretch: rung "warptiled". Take register_2d to 70 % of cuBLAS or more:
 //   - Warp tiles: arrange each warp's 32 lanes so that the 8 lanes of a quarter-warp read one
 //     float4 of A (a broadcast) and 8 consecutive float4s of B (every bank once). The README's
-//     "Napkin math" section shows one layout: 32 x 64 warp tiles, lanes in a 4 x 8 grid, each
-//     lane 2 x 2 sub-tiles of 4 x 4.
+//     "Napkin math" section ("A warp layout without bank conflicts") shows one layout: 32 x 64
+//     warp tiles, lanes in a 4 x 8 grid, each lane 2 x 2 sub-tiles of 4 x 4.
 //   - Double buffering: two copies of each shared tile; load the next step's tiles from global
 //     memory into registers before computing on the current copy, store them into the other
 //     copy after. Work out why one __syncthreads() per step is then enough.

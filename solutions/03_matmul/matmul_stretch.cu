@@ -23,7 +23,8 @@ __device__ __forceinline__ void load4(const float* from, float* to) {
 // register_1d needed 72 for 64. A is stored transposed in shared memory, a_tile[p][row], so that
 // a thread's 8 rows at one p are 8 consecutive floats: two 16-byte loads, like its 8 columns of B.
 // (A thread's 8 columns start 32 bytes apart from its neighbour's, so each quarter-warp's B load
-// hits every bank twice: the two-way conflict that the warp-tiled layout removes.)
+// hits 16 banks twice and the other 16 not at all: the two-way conflict that the warp-tiled layout
+// removes.)
 constexpr int kR2Bm = 128;
 constexpr int kR2Bn = 128;
 constexpr int kR2Bk = 8;
