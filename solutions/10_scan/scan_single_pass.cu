@@ -47,8 +47,9 @@ __device__ T value_of(unsigned long long word) {
   return value;
 }
 
-// Shared-memory index with one padding word per 32: a warp reading 16 consecutive words per lane
-// (lane l from 16 l) then hits 32 different banks.
+// Shared-memory index with one padding word per 32. A warp reading kItems = 32 consecutive words
+// per lane (lane l from 32 l) then hits 32 different banks: word 32 l + k lies at 33 l + k, bank
+// (l + k) % 32; the warp-striped stores (word 32 k + l, at 33 k + l) are conflict-free too.
 __device__ inline unsigned padded(unsigned index) {
   return index + index / 32;
 }
