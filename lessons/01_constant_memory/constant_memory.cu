@@ -17,8 +17,9 @@ constexpr const char* kHere = "lessons/01_constant_memory/constant_memory.cu";
 //! [poly_constant_exercise]
 // TODO(student): rung "poly_constant", part 2. Copy poly_global_kernel from
 // constant_memory_given.cu (its loop structure: kPointsPerThread points per thread) and read the
-// coefficients from c_coefficients instead of a pointer argument. Every thread of a warp reads the same coefficient at the same time: the constant
-// cache broadcasts it to the whole warp in one step.
+// coefficients from c_coefficients instead of a pointer argument. Every thread of a warp reads
+// the same coefficient at the same time: the constant cache broadcasts it to the whole warp in
+// one step.
 __global__ void poly_constant_kernel(int degree, const float* __restrict__ x,
                                      float* __restrict__ y, unsigned n) {}
 //! [poly_constant_exercise]
@@ -38,9 +39,8 @@ void launch_poly_constant(int degree, const float* d_x, float* d_y, unsigned n, 
 
 // TODO(student): rung "poly_constant_divergent". The same polynomial evaluation, but point i
 // uses coefficient set s = i % sets, stored at c_coefficients[s * (degree + 1)]; launch it like
-// poly_constant_kernel. Threads of one
-// warp now read *different* constant addresses: predict what that does to the time, then
-// measure it with the demo.
+// poly_constant_kernel. Threads of one warp now read *different* constant addresses: predict
+// what that does to the time, then measure it with the demo.
 __global__ void poly_constant_divergent_kernel(int degree, int sets, const float* __restrict__ x,
                                                float* __restrict__ y, unsigned n) {}
 
