@@ -15,20 +15,20 @@ constexpr const char* kHere = "lessons/11_sorting/networks.cu";
 // TODO(student): rung "bitonic". Sort problem.batch arrays of problem.length keys (and values,
 // when problem.values is not null), in place, with problem.threads threads per block.
 //   Any length: sort each array as if padded to P = next_pow2(length) with keys larger than
-//   any key. Let every comparator put the smaller key at the LOWER position; then a comparator
-//   whose upper position is >= length never moves anything: skip it, and never load or store
-//   the missing keys. Array a occupies virtual positions [a P, a P + P).
+//   any key. With the smaller key always at the LOWER position, a comparator whose upper
+//   position is >= length moves nothing: skip it, and never load or store the missing keys.
+//   Array a occupies virtual positions [a P, a P + P).
 //   The network, every comparator ascending: for size = 2, 4, ..., P; for stride = size/2,
-//   size/4, ..., 1: comparator c joins lo = 2c - (c & (stride - 1)) with
-//   hi = (stride == size/2) ? lo ^ (size - 1) (its mirror in the block) : lo + stride.
-//   Swap only when key[lo] > key[hi] (strictly).
+//   size/4, ..., 1: comparator c joins lo = 2c - (c & (stride - 1)) with hi = lo ^ (size - 1)
+//   (its mirror in the block) when stride == size/2, else lo + stride. Swap if key[lo] > key[hi].
 //   1. A tile kernel: a block of T threads loads a tile of 4T consecutive virtual positions
 //      into dynamic shared memory (the largest key, 0xFFFFFFFF, where a key is missing), runs
 //      steps with one __syncthreads() after each, and stores the real keys back. Launch it once
 //      for all sizes up to min(P, 4T).
-//   2. For size = 8T ... P: each stride >= 4T is one launch of a step kernel (one comparator
-//      per thread, in global memory); the strides < 4T stay inside one tile: finish the merge
-//      with one more launch of the tile kernel.
+//   2. For size = 8T ... P, the strides >= 4T in global memory, two steps (s, s/2) per launch:
+//      a thread loads the four keys both steps join among themselves (x, x + s/2 and their
+//      partners at stride s, or mirrors), swaps them in registers, stores them; a lone last
+//      stride is one comparator per thread. Then one tile launch does the strides < 4T.
 //   Values move with their keys: template the kernels on `bool kPairs`.
 void launch_bitonic(const Problem& problem, Workspace& workspace, cudaStream_t stream) {
   throw NotImplemented("bitonic", kHere);
