@@ -74,7 +74,7 @@ inline constexpr int kDefaultChunks = 16;
 inline constexpr int kMaxChunks = 256;
 /// The longest vector a blur or a trip accepts: 2^26 floats, the size the kernels' speed tests
 /// check every output of. Far below 2^31, so no index of a vector (nor index + R) overflows 32
-/// bits; chunk bounds such as n k / chunks still need 64 bits (the tests reach n k = 2^32).
+/// bits; chunk bounds such as n k / chunks still need 64 bits (the tests reach n k = 2^34).
 inline constexpr std::size_t kMaxElements = std::size_t{1} << 26;
 
 /// Blurs a vector: out[i] = mean(in[i - R .. i + R]) for R <= i < n - R; the first and last R

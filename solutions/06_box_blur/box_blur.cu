@@ -196,7 +196,8 @@ void trip_mapped(const float* h_in, float* h_out, std::size_t n, const TripBuffe
 // travels out. Copies in one stream run in order: the first chunk is ready after one chunk's
 // time, not after all of them. A chunk's outputs need R inputs past its end; rather than wait
 // for the whole next chunk, the uploads are cut R elements later than the chunks, so upload k
-// brings chunk k's inputs and its right halo, and the blur of chunk k waits for upload k only.
+// brings the rest of chunk k (its first R elements came with upload k - 1) and its right halo,
+// and the blur of chunk k waits for upload k only.
 void trip_streams(const float* h_in, float* h_out, std::size_t n, const TripBuffers& device,
                   const PipelineOptions& options, cudaStream_t stream) {
   const int chunks = static_cast<int>(std::min<std::size_t>(options.chunks, n));
