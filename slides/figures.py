@@ -15,7 +15,9 @@ it, with the driver, the CUDA version, the date and the commit); the text before
 its line, must name that GPU's model ("H100"). Every later `fig:` marker of the file reads that
 set, until the next `gpu:` marker. `fig: SET ROW FIELD` reads one value of SET.json (a lesson's
 demo output, e.g. 05_reduction or 11_sorting_sweep_size; SET#2 picks the file's second table
-when ROW is in more than one): ROW is a rung, or `-` for the table itself. FIELD is one of
+when ROW is in more than one): ROW is a rung, or `-` for the table itself; a name with spaces is
+written with "_" (cuBLAS_BF16), and one point of a sweep as RUNG@COLUMN=VALUE, COLUMN one of its
+extra columns (bitonic@array_length=1048576). FIELD is one of
 
     share        the rung's share of the table's ceiling, in per cent
     speedup      the speedup over the table's baseline rung
@@ -23,7 +25,7 @@ when ROW is in more than one): ROW is a rung, or `-` for the table itself. FIELD
     over:RUNG    RUNG's time divided by this rung's (how many times faster than RUNG)
     ms, us       the median time
     metric       the rate (GB/s, GFLOP/s, ... as the table says); metric/1000 in T-units
-    extra:NAME   a column of the table's own (e.g. extra:seed ms)
+    extra:NAME   a column of the table's own (e.g. extra:seed_ms)
     ceiling      (ROW -) the ceiling's rate; ceiling/1000 in T-units
     roof:memory, roof:compute   (ROW -) the roofline's roofs; /1000 as above
 
@@ -87,6 +89,24 @@ def scaled(value: Optional[float], field: str) -> float:
     return value / 1000 if field.endswith("/1000") else value
 
 
+def spaced(name: str) -> str:
+    """A name as a marker writes it: "_" for each space ("cuBLAS_BF16")."""
+    return str(name).replace(" ", "_")
+
+
+def matches(row: dict, spec: str) -> bool:
+    """Whether ROW is the row SPEC names: RUNG, or RUNG@COLUMN=VALUE for one point of a sweep
+    (COLUMN one of the row's extra columns, e.g. bitonic@array_length=1048576)."""
+    rung, _, where = spec.partition("@")
+    if spaced(row["rung"]) != rung:
+        return False
+    if not where:
+        return True
+    column, _, value = where.partition("=")
+    extra = {spaced(key): str(text) for key, text in (row.get("extra") or {}).items()}
+    return extra.get(column) == value
+
+
 def value_of(doc: dict, set_arg: str, row: str, field: str) -> float:
     name, _, index = set_arg.partition("#")
     tables = doc["tables"]
@@ -95,7 +115,7 @@ def value_of(doc: dict, set_arg: str, row: str, field: str) -> float:
     elif row == "-":
         chosen = tables[:1]
     else:
-        chosen = [t for t in tables if any(r["rung"] == row for r in t["rows"])]
+        chosen = [t for t in tables if any(matches(r, row) for r in t["rows"])]
     if not chosen:
         raise FigureError(f"no row {row} in {name}")
     if len(chosen) > 1:
@@ -109,7 +129,7 @@ def value_of(doc: dict, set_arg: str, row: str, field: str) -> float:
             roof = (table.get("roofline") or {}).get(base.split(":")[1]) or {}
             return scaled(roof.get("value"), field)
         raise FigureError(f"{field}: not a field of a table")
-    rows = [r for r in table["rows"] if r["rung"] == row]
+    rows = [r for r in table["rows"] if matches(r, row)]
     if len(rows) != 1:
         raise FigureError(f"no single row {row} in {name}")
     at = table["rows"].index(rows[0])
@@ -125,12 +145,16 @@ def value_of(doc: dict, set_arg: str, row: str, field: str) -> float:
             raise FigureError(f"{row} is the first row: no step")
         return table["rows"][at - 1]["median_ms"] / current["median_ms"]
     if base.startswith("over:"):
-        other = [r for r in table["rows"] if r["rung"] == base[5:]]
+        other = [r for r in table["rows"] if matches(r, base[5:])]
         if not other:
             raise FigureError(f"no row {base[5:]} in {name}")
         return other[0]["median_ms"] / current["median_ms"]
     if base.startswith("extra:"):
-        return scaled(float(current["extra"][base[6:]]), field)
+        extra = {spaced(key): str(text) for key, text in current["extra"].items()}
+        number = NUMBER.search(extra[base[6:]])    # "109.1 %" reads as 109.1
+        if not number:
+            raise FigureError(f"{field}: {extra[base[6:]]!r} is not a number")
+        return scaled(float(number[0]), field)
     raise FigureError(f"unknown field {field}")
 
 

@@ -28,7 +28,13 @@ SET = {"gpu": RUN["gpu"], "tables": [{
         {"rung": "naive", "median_ms": 1.0, "speedup": 1.0, "share": 0.1, "metric": 300.5,
          "extra": {}},
         {"rung": "tiled", "median_ms": 0.25, "speedup": 4.0, "share": 0.4012, "metric": 1202.1,
-         "extra": {"seed ms": "2.50"}},
+         "extra": {"seed ms": "2.50", "of SSYRK": "109.1 %"}},
+        {"rung": "cuBLAS SGEMM", "median_ms": 0.2, "speedup": 5.0, "share": 0.5, "metric": 1500.0,
+         "extra": {}},
+        {"rung": "swept", "median_ms": 2.0, "speedup": 0.5, "share": 0.05, "metric": 150.0,
+         "extra": {"array length": "1024"}},
+        {"rung": "swept", "median_ms": 3.0, "speedup": 0.33, "share": 0.033, "metric": 100.0,
+         "extra": {"array length": "2048"}},
     ]}]}
 TEXT = ("Measured on an NVIDIA H100<!-- gpu: test-h100 -->:\n"
         "tiled takes 0.250 ms<!-- fig: 02_transpose tiled ms -->, 40.1 %<!-- fig: 02_transpose "
@@ -98,6 +104,19 @@ class FiguresTest(unittest.TestCase):
         code, output = self.check()
         self.assertEqual(code, 1)
         self.assertIn("must name the GPU (H100)", output)
+
+    def test_names_with_spaces_and_points_of_a_sweep(self):
+        self.text.write_text(TEXT + "cuBLAS takes 0.20 ms<!-- fig: 02_transpose cuBLAS_SGEMM ms "
+                             "-->, swept 3.0 ms<!-- fig: 02_transpose swept@array_length=2048 ms "
+                             "--> and seed 2.5<!-- fig: 02_transpose tiled extra:seed_ms -->, 109 %<!-- fig: "
+                             "02_transpose tiled extra:of_SSYRK -->.\n")
+        code, output = self.check()
+        self.assertEqual(code, 0, output)
+        self.assertIn("8 figures", output)
+        self.text.write_text(TEXT + "swept 3.0 ms<!-- fig: 02_transpose swept ms -->\n")
+        code, output = self.check()
+        self.assertEqual(code, 1)
+        self.assertIn("no single row swept", output)
 
     def test_markers_in_code_are_examples(self):
         example = "`7 %<!-- fig: 02_transpose tiled share -->`\n```\n7 %<!-- fig: x y z -->\n```\n"
