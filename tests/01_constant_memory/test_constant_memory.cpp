@@ -53,8 +53,9 @@ std::string offsets_text(Offsets offsets) {
   return text;
 }
 
-// For x < 1024: sqrtf is within 1.9e-6 (half an ulp of 32) and __sinf within about 4e-6 of the
-// true sine for arguments below 32, so the table is within 6e-6 of sin(sqrt(x)) in double.
+// For x < 1024: sqrtf is correctly rounded, within half an ulp of its result below 32 (9.5e-7),
+// and __sinf within about 4e-6 of the true sine for arguments below 32, so the table is within
+// 6e-6 of sin(sqrt(x)) in double.
 constexpr Tolerance kTableTolerance{1e-5, 1e-5};
 
 // Horner's rule in float is within 2 * degree * 2^-24 * sum|c_k| of the exact value for |x| <= 1:
