@@ -116,9 +116,9 @@ __global__ void __launch_bounds__(kThreads)
 //    ring of kStages rows per warp in shared memory, kStages - 1 rows ahead of the arithmetic.
 //    The bytes in flight cost no registers, so that many warps stay resident, and there is no
 //    block barrier: each thread reads back the four floats it copied itself, and a
-//    __syncwarp() covers the few edge columns other lanes copied. (Keeping the rows in flight
-//    in registers instead reached 64.6 % of copy at 79 registers a thread, 70.5 % when held to
-//    64; this reaches 83 %.)
+//    __syncwarp() covers the few edge columns other lanes copied. (On an H200, keeping the rows
+//    in flight in registers instead reached 64.6 % of copy at 79 registers a thread, 70.5 % when
+//    held to 64; this reaches 83 % there, 81 % on the H100 of slides/results.)
 // Reads per output: one input float from DRAM (plus 2r / kChunkRows rows of vertical halo, from
 // L2), one from shared memory; the (2r + 1)^2 weights are operands of the multiply-adds.
 constexpr int kCoarseWarps = 4;                    // warps per block, side by side along x
@@ -131,7 +131,8 @@ static_assert(kPad >= kMaxRadius && kPad % 4 == 0);
 
 // The strip a thread owns at radius R: four columns (one float4) up to r = 3, two (a float2)
 // beyond, where 2r + 1 accumulators of four columns would no longer fit in registers (at r = 7,
-// four columns took 255 registers and spilled; two take about half).
+// four columns took 255 registers and spilled; the instructors' notes record that two still
+// take 255, which leaves 8 warps per SM).
 template <int R>
 struct Strip {
   static constexpr int kCols = R <= 3 ? 4 : 2;              // output columns per thread
