@@ -270,7 +270,8 @@ function(course_add_lesson)
   _course_test_properties(${tag}/grading_table cpu "${tag};unit;cpu")
 
   # A demo given bad options prints its usage and exits non-zero: one test per option set.
-  set(bad_option_sets ${L_DEMO_BAD_OPTIONS} "--size=-3" "--variant=no_such_rung" "--repeat=0")
+  set(bad_option_sets ${L_DEMO_BAD_OPTIONS} "--size=-3" "--variant=no_such_rung" "--repeat=0"
+      "--block=0")
   set(index 0)
   foreach(options IN LISTS bad_option_sets)
     math(EXPR index "${index} + 1")

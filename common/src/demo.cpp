@@ -310,11 +310,15 @@ int run_demo(int argc, char** argv, const DemoSpec& spec) {
   app.add_option("--variant", options.variants, "rungs to run (repeatable; default: all)")
       ->check(CLI::IsMember(spec.variant_names));
   if (spec.takes_block) {
-    app.add_option("--block", options.block, "threads per block (default: the lesson's)")
-        ->check(CLI::Range(0, 1024));
+    app.add_option(
+           "--block", options.block,
+           "threads per block: " +
+               (spec.block_help.empty() ? std::string("the lesson's default") : spec.block_help))
+        ->check(CLI::PositiveNumber);
   }
-  app.add_option("--repeat", options.repeat, "timed runs per rung (median reported)")
-      ->check(CLI::Range(1, 10000));
+  app.add_option("--repeat", options.repeat, "timed runs per rung, the median reported")
+      ->check(CLI::Range(1, 10000))
+      ->capture_default_str();
   auto* csv = app.add_flag("--csv", options.csv, "print CSV instead of a table");
   app.add_flag("--json", options.json, "print JSON instead of a table")->excludes(csv);
   bool limits = false;

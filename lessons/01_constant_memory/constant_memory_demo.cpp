@@ -136,6 +136,7 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const PolyOptio
 int main(int argc, char** argv) {
   DemoSpec spec;
   spec.lesson = "01_constant_memory";
+  spec.block_help = "a multiple of 32 in [32, 1024], default " + std::to_string(kDefaultBlock);
   spec.description =
       "Lesson 01: a first kernel, and the broadcast and serialization of constant memory.";
   spec.size_help = "elements n, e.g. 67108864, 2^26 or 64M (default 2^26)";

@@ -238,6 +238,7 @@ LadderReport row_table(const DemoOptions& options, const ReductionOptions& mine)
 int main(int argc, char** argv) {
   DemoSpec spec;
   spec.lesson = "05_reduction";
+  spec.block_help = "a power of two in [64, 1024], default " + std::to_string(kDefaultBlock);
   spec.description =
       "Lesson 05: the memory lab's Table 3.3 live, the reduction ladder against CUB, and the "
       "memory lab's row reductions.";

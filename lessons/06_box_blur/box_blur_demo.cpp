@@ -464,6 +464,7 @@ std::vector<LadderReport> timelines(const DemoOptions& options, const BlurOption
 int main(int argc, char** argv) {
   DemoSpec spec;
   spec.lesson = "06_box_blur";
+  spec.block_help = "a multiple of 32 in [64, 1024], default " + std::to_string(kDefaultBlock);
   spec.description = "Lesson 06: a box blur, and every way of moving a vector to the GPU and back.";
   spec.size_help =
       "elements of the host-memory trips, at most 2^26, e.g. 16M or 2^24 (default 16M)";

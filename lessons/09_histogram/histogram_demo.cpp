@@ -150,6 +150,7 @@ LadderReport ladder(const DemoOptions& options, Input input, std::size_t n, int 
 int main(int argc, char** argv) {
   DemoSpec spec;
   spec.lesson = "09_histogram";
+  spec.block_help = "a multiple of 32 in [32, 1024], default " + std::to_string(kDefaultBlock);
   spec.description =
       "Lesson 09: the letter-histogram ladder against CUB on uniform letters and long runs, and "
       "the 256-bin byte histogram.";

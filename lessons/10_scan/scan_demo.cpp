@@ -186,6 +186,8 @@ LadderReport run_table(const DemoOptions& options, const ScanOptions& mine, std:
 int main(int argc, char** argv) {
   DemoSpec spec;
   spec.lesson = "10_scan";
+  spec.block_help = "a power of two in [" + std::to_string(kMinBlock) + ", " +
+                    std::to_string(kMaxBlock) + "], default " + std::to_string(kDefaultBlock);
   spec.description =
       "Lesson 10: the prefix-scan ladder, Kogge-Stone to decoupled look-back, against CUB, with "
       "each rung's number of additions.";

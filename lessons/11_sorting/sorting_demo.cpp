@@ -243,6 +243,9 @@ std::optional<std::size_t> parse_size(const std::string& text) {
 int main(int argc, char** argv) {
   DemoSpec spec;
   spec.lesson = "11_sorting";
+  spec.block_help =
+      "the networks' threads, one of 64, 128, 256, 512, 1024 (default: each in turn; " +
+      std::to_string(kDefaultNetworkThreads) + " in a sweep); the radix rungs' are fixed";
   spec.description = "Lesson 11: sorting networks and radix sort, against CUB's radix sort.";
   spec.size_help =
       "keys to sort, e.g. 1000, 64k or 2^20 (default: tables at 2^24 and 2^20; "

@@ -77,4 +77,19 @@ TEST_SUITE("cpu") {
     CHECK(refused.err.find("--block") != std::string::npos);
     CHECK(refused.err.find("usage: lesson02_demo_student") != std::string::npos);
   }
+
+  TEST_CASE(
+      "--block's help says what the lesson accepts, 0 is refused, --repeat shows its default") {
+    auto demo = spec(true);
+    demo.block_help = "a power of two in [64, 1024], default 256";
+    const auto help = run(demo, {"lesson05_demo_student", "--help"});
+    CHECK(help.out.find("threads per block: a power of two in [64, 1024], default 256") !=
+          std::string::npos);
+    CHECK(help.out.find("[0 - 1024]") == std::string::npos);  // 0 is not "the default"
+    CHECK(help.out.find("=20") != std::string::npos);  // --repeat's default
+
+    const auto zero = run(demo, {"lesson05_demo_student", "--block", "0"});
+    CHECK(zero.code == 2);
+    CHECK(zero.err.find("--block") != std::string::npos);
+  }
 }

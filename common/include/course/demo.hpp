@@ -129,6 +129,9 @@ struct DemoSpec {
   /// False for a lesson whose block shapes are fixed: --block is neither shown in the usage
   /// nor accepted (it is refused as an unknown option, with the usage).
   bool takes_block = true;
+  /// What --block accepts, for its help (e.g. "a power of two in [64, 1024], default 256"): the
+  /// same rule as validate() applies. 0 is never accepted (it stands for "not given").
+  std::string block_help;
   /// Adds lesson-specific options (may be empty).
   std::function<void(CLI::App&)> add_options;
   /// Checks the options; returns an error message, or nothing when they are fine. Runs before
