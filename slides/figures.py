@@ -17,7 +17,8 @@ set, until the next `gpu:` marker. `fig: SET ROW FIELD` reads one value of SET.j
 demo output, e.g. 05_reduction or 11_sorting_sweep_size; SET#2 picks the file's second table
 when ROW is in more than one): ROW is a rung, or `-` for the table itself; a name with spaces is
 written with "_" (cuBLAS_BF16), and one point of a sweep as RUNG@COLUMN=VALUE, COLUMN one of its
-extra columns (bitonic@array_length=1048576). FIELD is one of
+extra columns or its note (bitonic@array_length=1048576, jacobi@note=kernel_tuned: name a row
+by what a new measurement keeps, not by a figure). FIELD is one of
 
     share        the rung's share of the table's ceiling, in per cent
     speedup      the speedup over the table's baseline rung
@@ -104,7 +105,8 @@ def matches(row: dict, spec: str) -> bool:
         return True
     column, _, value = where.partition("=")
     extra = {spaced(key): str(text) for key, text in (row.get("extra") or {}).items()}
-    return extra.get(column) == value
+    extra["note"] = str(row.get("note", ""))
+    return spaced(extra.get(column, "")) == value
 
 
 def value_of(doc: dict, set_arg: str, row: str, field: str) -> float:
