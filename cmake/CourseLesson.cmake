@@ -359,6 +359,12 @@ function(course_add_lesson)
           list(APPEND mutant_labels perf)
         endif()
         _course_test_properties(${tag}/mutant/${mutant} gpu "${mutant_labels}")
+        # A row that hangs fails a student at CTest's limit for a row; here the row runner stops
+        # it at the same limit and counts it as the rejection, within a CTest limit that leaves
+        # room for the rows before it (CTest's limit alone would fail the test: "not rejected").
+        math(EXPR mutant_timeout "3 * ${COURSE_GPU_TEST_TIMEOUT} + 60")
+        set_tests_properties(${tag}/mutant/${mutant} PROPERTIES TIMEOUT ${mutant_timeout}
+          ENVIRONMENT "COURSE_ROW_TIMEOUT=${COURSE_GPU_TEST_TIMEOUT}")
       endif()
       if(sanitize AND COURSE_COMPUTE_SANITIZER)
         # A race may give the right answer on one GPU; the sanitizer must still see it.

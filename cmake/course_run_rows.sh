@@ -7,7 +7,7 @@
 #
 #   MODE     row: one row, as CTest runs each of a student's rows (FILTER names one test case);
 #            reject: a mutant's check: exit 0 at the first row that rejects it (fails, crashes
-#            or hangs past COURSE_ROW_TIMEOUT seconds, default 600), 1 when every row passes it
+#            or hangs past COURSE_ROW_TIMEOUT seconds: CTest sets the limit of a row, default 600), 1 when every row passes it
 #            or the binary cannot be run (a mutant that did not build is never "rejected");
 #            all: run every row (the student's memory.sanitize row reports every finding). Under
 #            a sanitizer, mode all runs the rows in one process per tool: a sanitizer looks for

@@ -84,6 +84,34 @@ class RowRunnerTest(unittest.TestCase):
     def test_skipped_stays_skipped(self):
         self.assertEqual(self.row('echo "[course] SKIPPED: no GPU"\nexit 77').returncode, 77)
 
+    def reject(self, row_body, **env):
+        """A mutant's check (mode reject) over a stand-in binary with the rows tiled.speed and
+        tiled.correct, each running @p row_body after reporting its configuration."""
+        exe = os.path.join(self.tmp.name, "mutant.sh")
+        with open(exe, "w") as f:
+            f.write('#!/bin/sh\ncase "$1" in --list-test-cases*) printf "tiled.speed\\n'
+                    'tiled.correct\\n"; exit 0;; esac\n'
+                    'echo "[course] run: seed=$COURSE_SEED quick=0 sanitize=0"\n' + row_body + "\n")
+        os.chmod(exe, os.stat(exe).st_mode | stat.S_IXUSR)
+        environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **env}
+        return subprocess.run(["sh", RUNNER, "reject", exe, "tiled.speed,tiled.correct"],
+                              capture_output=True, text=True, env=environment, timeout=60)
+
+    def test_a_mutant_is_rejected_by_a_failing_row_and_not_by_passing_ones(self):
+        self.assertEqual(self.reject("exit 1").returncode, 0)
+        run = self.reject("exit 0")
+        self.assertEqual(run.returncode, 1, run.stdout)
+        self.assertIn("not rejected", run.stdout)
+
+    def test_a_row_that_hangs_rejects_the_mutant_at_the_rows_limit(self):
+        run = self.reject("sleep 30", COURSE_ROW_TIMEOUT="1")
+        self.assertEqual(run.returncode, 0, run.stdout)
+        self.assertIn("rejected", run.stdout)
+
+    def test_a_mutant_without_a_gpu_is_skipped_by_its_first_row(self):
+        run = self.reject('echo "[course] SKIPPED: no GPU"\nexit 77')
+        self.assertEqual(run.returncode, 77, run.stdout)
+
     def test_a_missing_binary_fails(self):
         run = subprocess.run(["sh", RUNNER, "row", "/no/such/binary", "tiled.speed"],
                              capture_output=True, text=True)
