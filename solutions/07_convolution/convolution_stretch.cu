@@ -118,7 +118,7 @@ __global__ void __launch_bounds__(kThreads)
 //    block barrier: each thread reads back the four floats it copied itself, and a
 //    __syncwarp() covers the few edge columns other lanes copied. (On an H200, keeping the rows
 //    in flight in registers instead reached 64.6 % of copy at 79 registers a thread, 70.5 % when
-//    held to 64; this reaches 83 % there, 81 % on the H100 of slides/results.)
+//    held to 64; this reaches 83 % there, and about four fifths on the H100 of slides/results.)
 // Reads per output: one input float from DRAM (plus 2r / kChunkRows rows of vertical halo, from
 // L2), one from shared memory; the (2r + 1)^2 weights are operands of the multiply-adds.
 constexpr int kCoarseWarps = 4;                    // warps per block, side by side along x
