@@ -314,7 +314,7 @@ int run_demo(int argc, char** argv, const DemoSpec& spec) {
            "--block", options.block,
            "threads per block: " +
                (spec.block_help.empty() ? std::string("the lesson's default") : spec.block_help))
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Range(1, 1024));  // a block holds at most 1024 threads; 0 is "not given"
   }
   app.add_option("--repeat", options.repeat, "timed runs per rung, the median reported")
       ->check(CLI::Range(1, 10000))

@@ -260,7 +260,8 @@ int main(int argc, char** argv) {
     const auto n = parse_count(options.size.empty() ? kDefaultSize : options.size);
     if (!n || *n < 1 || *n > kMaxDemoSize)
       return "--size takes a count in [1, 2^30], e.g. 2^26 or 2^28";
-    if (options.block != 0 && (options.block < 64 || (options.block & (options.block - 1)) != 0))
+    if (options.block != 0 &&
+        (options.block < 64 || options.block > 1024 || (options.block & (options.block - 1)) != 0))
       return "--block must be a power of two in [64, 1024]";
     if (mine.rows < 1 || mine.rows > 65536 || mine.cols < 1 || mine.cols > 65536)
       return "--rows and --cols must be in [1, 65536]";
