@@ -226,6 +226,8 @@ def main(argv: Optional[list[str]] = None) -> int:
                         help="write every figure from its source instead of checking it")
     args = parser.parse_args(argv)
     root = args.root.resolve()
+    if not (root / "slides" / "results").is_dir():
+        parser.error(f"{root} is not the course (it has no slides/results)")
     files = [f.resolve() for f in args.files] or texts(root)
     for path in files:
         if not path.is_file():

@@ -118,6 +118,14 @@ class FiguresTest(unittest.TestCase):
         self.assertEqual(code, 1)
         self.assertIn("no single row swept", output)
 
+    def test_bad_input_is_refused_before_anything_is_written(self):
+        for args in (["--root", str(self.work / "nowhere"), "--fix"],
+                     ["--root", str(self.work), "--fix", str(self.work / "missing.md")]):
+            with self.assertRaises(SystemExit) as exit_code, redirect_stderr(io.StringIO()):
+                figures.main(args)
+            self.assertEqual(exit_code.exception.code, 2)
+        self.assertEqual(self.text.read_text(encoding="utf-8"), TEXT)
+
     def test_markers_in_code_are_examples(self):
         example = "`7 %<!-- fig: 02_transpose tiled share -->`\n```\n7 %<!-- fig: x y z -->\n```\n"
         self.text.write_text(example + TEXT, encoding="utf-8")
