@@ -1,6 +1,8 @@
 // The measuring procedure (course/bench.hpp): the GPU side. Fresh inputs and a trusted reference
 // before every launch, outputs poisoned or left stale, every timed output compared on the GPU,
 // and a synchronized batch whose host time must agree with its events.
+#include <cuda_bf16.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -14,26 +16,19 @@
 #include "course/data.hpp"
 #include "course/error.hpp"
 #include "course/gpu.hpp"
+#include "course/hash.hpp"
 #include "course/stream.hpp"
 
 namespace course {
 
 namespace {
 
-__device__ std::uint64_t device_hash64(std::uint64_t seed, std::uint64_t index) {
-  // course::hash64 (splitmix64), the same bits as on the CPU.
-  std::uint64_t z = seed + (index + 1) * 0x9E3779B97F4A7C15ULL;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
 __global__ void uniform_floats_kernel(float* out, std::size_t n, std::uint64_t seed, float low,
                                       float high) {
   const float span = __fsub_rn(high, low);
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
        i += std::size_t{gridDim.x} * blockDim.x) {
-    const float unit = static_cast<float>(device_hash64(seed, i) >> 40) * 0x1.0p-24f;
+    const float unit = static_cast<float>(hash64(seed, i) >> 40) * 0x1.0p-24f;
     out[i] = __fadd_rn(low, __fmul_rn(span, unit));  // no FMA: the CPU rounds twice too
   }
 }
@@ -42,14 +37,25 @@ __global__ void uniform_ints_kernel(std::int32_t* out, std::size_t n, std::uint6
                                     std::int32_t low, std::uint64_t span) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
        i += std::size_t{gridDim.x} * blockDim.x)
-    out[i] =
-        static_cast<std::int32_t>(low + static_cast<std::int64_t>(device_hash64(seed, i) % span));
+    out[i] = static_cast<std::int32_t>(low + static_cast<std::int64_t>(hash64(seed, i) % span));
 }
 
 __global__ void uniform_keys_kernel(std::uint32_t* out, std::size_t n, std::uint64_t seed) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
        i += std::size_t{gridDim.x} * blockDim.x)
-    out[i] = static_cast<std::uint32_t>(device_hash64(seed, i));
+    out[i] = static_cast<std::uint32_t>(hash64(seed, i));
+}
+
+__global__ void round_to_bf16_kernel(float* values, __nv_bfloat16* out, std::size_t n,
+                                     bool from_int_bits) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    const float raw = values[i];
+    const float x = from_int_bits ? static_cast<float>(__float_as_int(raw)) : raw;
+    const __nv_bfloat16 rounded = __float2bfloat16(x);  // to nearest, ties to even
+    out[i] = rounded;
+    values[i] = __bfloat162float(rounded);
+  }
 }
 
 // counters[0]: elements that differ; counters[1]: the first such element's index.
@@ -248,6 +254,14 @@ void fill_uniform_keys(std::uint32_t* d_out, std::size_t count, std::uint64_t se
   if (count == 0)
     return;
   uniform_keys_kernel<<<grid_for(count), 256, 0, stream>>>(d_out, count, seed);
+  CUDA_CHECK_LAST();
+}
+
+void round_to_bf16(float* d_values, __nv_bfloat16* d_bf16, std::size_t count, cudaStream_t stream,
+                   bool from_int_bits) {
+  if (count == 0)
+    return;
+  round_to_bf16_kernel<<<grid_for(count), 256, 0, stream>>>(d_values, d_bf16, count, from_int_bits);
   CUDA_CHECK_LAST();
 }
 

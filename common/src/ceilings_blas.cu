@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ceilings_cache.hpp"
+#include "course/bench.hpp"
 #include "course/buffer.hpp"
 #include "course/ceilings.hpp"
 #include "course/error.hpp"
@@ -77,24 +78,18 @@ Ceiling gemm_ceiling(std::string name, int m, int n, int k, bool aat, bool syrk)
           t};
 }
 
-// The tensor-core products, in lesson 12's layout: A row-major m x k, B column-major k x n (both
-// read along k, cuBLAS's "TN" case), C row-major m x n in FP32. In cuBLAS's column-major view
-// C^T = B^T A^T: B, stored n rows of k, is the first factor transposed, A the second as it is.
-__global__ void to_bf16_kernel(const float* in, __nv_bfloat16* out, std::size_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::size_t(gridDim.x) * blockDim.x)
-    out[i] = __float2bfloat16(in[i]);
-}
-
+// n random values, rounded to BF16.
 DeviceBuffer<__nv_bfloat16> random_bf16(std::size_t n) {
-  const auto floats = random_floats(n);
+  auto floats = random_floats(n);
   DeviceBuffer<__nv_bfloat16> out(n);
-  to_bf16_kernel<<<1024, 256>>>(floats.data(), out.data(), n);
-  CUDA_CHECK(cudaGetLastError());
+  round_to_bf16(floats.data(), out.data(), n, cudaStream_t{});
   CUDA_CHECK(cudaDeviceSynchronize());
   return out;
 }
 
+// The tensor-core products, in lesson 12's layout: A row-major m x k, B column-major k x n (both
+// read along k, cuBLAS's "TN" case), C row-major m x n in FP32. In cuBLAS's column-major view
+// C^T = B^T A^T: B, stored n rows of k, is the first factor transposed, A the second as it is.
 Ceiling tensor_gemm_ceiling(std::string name, int m, int n, int k, bool bf16) {
   DeviceBuffer<__nv_bfloat16> a16, b16;
   DeviceBuffer<float> a32, b32;

@@ -6,13 +6,6 @@
 
 namespace course {
 
-std::uint64_t hash64(std::uint64_t seed, std::uint64_t index) noexcept {
-  std::uint64_t z = seed + (index + 1) * 0x9E3779B97F4A7C15ULL;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
 std::uint64_t derive_seed(std::uint64_t base, std::uint64_t stream) noexcept {
   return hash64(base, 0x5EED0000ULL + stream);
 }

@@ -7,20 +7,12 @@
 
 #include "course/error.hpp"
 #include "course/gpu.hpp"
+#include "course/hash.hpp"  // hash64: byte i of a seed is the same here as in make_text()
 #include "histogram_bench.hpp"
 
 namespace course::lesson09 {
 
 namespace {
-
-// course::hash64 (splitmix64): the same bits as on the CPU, so that byte i of a seed is the same
-// byte here and in make_text().
-__device__ std::uint64_t hash64_device(std::uint64_t seed, std::uint64_t index) {
-  std::uint64_t z = seed + (index + 1) * 0x9E3779B97F4A7C15ULL;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
 
 // course::english_text's table: letter frequencies of English per 10000 letters, summed ('a'
 // covers [0, 817), 'b' [817, 966), ...).
@@ -33,9 +25,9 @@ __constant__ char kPunctuation[] = ".,;!?\n-'0";
 __device__ unsigned char text_byte(Input input, std::uint64_t seed, std::size_t i) {
   switch (input) {
     case Input::UniformLetters:
-      return static_cast<unsigned char>('a' + hash64_device(seed, i) % 26);
+      return static_cast<unsigned char>('a' + hash64(seed, i) % 26);
     case Input::English: {
-      const std::uint64_t h = hash64_device(seed, i);
+      const std::uint64_t h = hash64(seed, i);
       if (h % 100 < 18)
         return (h >> 8) % 10 == 0 ? kPunctuation[(h >> 16) % 9] : ' ';
       const int target =
@@ -48,19 +40,19 @@ __device__ unsigned char text_byte(Input input, std::uint64_t seed, std::size_t 
     case Input::LongRuns: {
       // long_runs_text(): run r ends at r kLongRun + (hash64(seed, r) mod kLongRun).
       const std::size_t r = i / kLongRun;
-      const std::size_t run = i % kLongRun < hash64_device(seed, r) % kLongRun ? r : r + 1;
-      return static_cast<unsigned char>('a' + (hash64_device(seed, run) >> 32) % 26);
+      const std::size_t run = i % kLongRun < hash64(seed, r) % kLongRun ? r : r + 1;
+      return static_cast<unsigned char>('a' + (hash64(seed, run) >> 32) % 26);
     }
     case Input::OneLetter:
       return static_cast<unsigned char>('a' + seed % 26);
     case Input::NoLetters: {
-      const auto byte = static_cast<unsigned>(hash64_device(seed, i) % (256 - 26));
+      const auto byte = static_cast<unsigned>(hash64(seed, i) % (256 - 26));
       return static_cast<unsigned char>(byte < 'a' ? byte : byte + 26);
     }
     case Input::UniformBytes:
       break;
   }
-  return static_cast<unsigned char>(hash64_device(seed, i) & 0xFF);
+  return static_cast<unsigned char>(hash64(seed, i) & 0xFF);
 }
 
 __global__ void text_kernel(unsigned char* text, std::size_t n, std::uint64_t seed, Input input) {

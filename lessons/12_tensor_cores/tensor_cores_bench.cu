@@ -22,21 +22,6 @@ std::size_t count(int rows, int cols) {
   return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
 }
 
-// Rounds each value to BF16 (to nearest, ties to even), writing the BF16 copy to out[i] and the
-// rounded value back to values[i]: the float copy is then exactly what the rung multiplies, and
-// cuBLAS's reference multiplies the same numbers. With from_ints, values[i] holds the bits of an
-// int32 (fill_uniform_ints), converted exactly.
-__global__ void to_bf16_kernel(float* values, bf16* out, std::size_t count, bool from_ints) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
-       i += std::size_t(gridDim.x) * blockDim.x) {
-    const float raw = values[i];
-    const float x = from_ints ? static_cast<float>(__float_as_int(raw)) : raw;
-    const bf16 rounded = __float2bfloat16(x);
-    out[i] = rounded;
-    values[i] = __bfloat162float(rounded);
-  }
-}
-
 }  // namespace
 
 // The kernel's C and cuBLAS's are FP32 sums of the same K terms t_p = A[i][p] B[p][j], each exact
@@ -103,8 +88,8 @@ Trial Bench::trial(Variant variant) {
                           stream);
       else
         fill_uniform_floats(values.data(), values.size(), s, -1.0f, 1.0f, stream);
-      to_bf16_kernel<<<1024, 256, 0, stream>>>(values.data(), out.data(), values.size(), integers);
-      CUDA_CHECK(cudaGetLastError());
+      // The float copy keeps the rounded values: cuBLAS's reference multiplies what the rung does.
+      round_to_bf16(values.data(), out.data(), values.size(), stream, integers);
     };
     make(a_float_, a_, derive_seed(seed, 0));
     make(b_float_, b_, derive_seed(seed, 1));

@@ -26,6 +26,8 @@
 
 #include <cuda_runtime.h>
 
+struct __nv_bfloat16;  // cuda_bf16.h's type, named by round_to_bf16()
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -131,6 +133,13 @@ void fill_uniform_ints(std::int32_t* d_out, std::size_t count, std::uint64_t see
 /// @p count keys uniform over all 2^32 values, as course::uniform_keys().
 void fill_uniform_keys(std::uint32_t* d_out, std::size_t count, std::uint64_t seed,
                        cudaStream_t stream);
+
+/// Rounds @p count floats to BF16 (to nearest, ties to even): the BF16 copy to @p d_bf16, and the
+/// rounded value back to @p d_values, so that the float copy is exactly what a BF16 kernel
+/// multiplies and a float reference multiplies the same numbers. With @p from_int_bits,
+/// d_values holds the bits of int32s (fill_uniform_ints), converted to float exactly first.
+void round_to_bf16(float* d_values, __nv_bfloat16* d_bf16, std::size_t count, cudaStream_t stream,
+                   bool from_int_bits = false);
 
 /// The arithmetic behind course::measure(), kept apart so that it is tested without a GPU.
 namespace bench {

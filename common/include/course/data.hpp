@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "course/hash.hpp"  // hash64
+
 namespace course {
 
 /// The base seed of this process: $COURSE_SEED when set (to replay a failure), else a fresh
@@ -19,9 +21,6 @@ namespace course {
 
 /// A seed for the @p stream-th input of a test, derived from @p base.
 [[nodiscard]] std::uint64_t derive_seed(std::uint64_t base, std::uint64_t stream) noexcept;
-
-/// The splitmix64 hash: a well-mixed 64-bit value for each (seed, index).
-[[nodiscard]] std::uint64_t hash64(std::uint64_t seed, std::uint64_t index) noexcept;
 
 /// @p count floats uniform in [@p low, @p high).
 [[nodiscard]] std::vector<float> uniform_floats(std::size_t count, std::uint64_t seed,
