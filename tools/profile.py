@@ -11,7 +11,8 @@ ncu profiles the first launch of the kernel whose function name matches REGEX (d
 ^NAME_kernel). The targets `profile_lessonNN` run this with each lesson's choice
 (cmake/CourseProfile.cmake). Exit status: 0 with the table; 77 (skipped) when there is no GPU,
 no ncu, or the performance counters are not permitted, with the reason; 2 for bad arguments;
-1 when the demo or ncu fails. Python's standard library only.
+1 when the demo or ncu fails three runs in a row (another process's kernels may spoil a run).
+Python's standard library only.
 """
 
 from __future__ import annotations
@@ -102,9 +103,31 @@ def parse_rung(text: str) -> tuple[str, str]:
     return name, regex or f"^{name}_kernel"
 
 
+# ncu's counters belong to the whole GPU: a kernel of another process that runs during one of
+# the profiled kernel's replay passes (a CTest row beside this one) can leave the pass without
+# its metrics or fail it. Such a failure does not repeat; one that does is the demo's or ncu's.
+ATTEMPTS = 3
+
+
 def profile(ncu: str, demo: str, rung: str, regex: str, size: str | None,
-            demo_args: list[str]) -> dict:
-    """One rung: the metrics of the first launch of its kernel, by metric name."""
+            demo_args: list[str], attempts: int = ATTEMPTS) -> dict:
+    """One rung: the metrics of the first launch of its kernel, by metric name. A failed run is
+    tried again, up to @p attempts runs in all; the last failure is the one reported, with the
+    earlier ones printed."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return profile_once(ncu, demo, rung, regex, size, demo_args)
+        except RuntimeError as error:
+            if attempt == attempts:
+                raise
+            print(f"profile of rung {rung}, run {attempt} of {attempts} failed; again: {error}",
+                  file=sys.stderr)
+    raise AssertionError("unreachable")
+
+
+def profile_once(ncu: str, demo: str, rung: str, regex: str, size: str | None,
+                 demo_args: list[str]) -> dict:
+    """One ncu run of one rung: the metrics of the first launch of its kernel, by metric name."""
     metrics = [m for m, _, _ in METRICS] + [STALL_METRIC.format(s) for s in STALLS]
     command = [ncu, "--clock-control", "none", "--kernel-name-base", "function",
                "--kernel-name", f"regex:{regex}", "--launch-count", "1", "--csv",
