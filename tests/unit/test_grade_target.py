@@ -4,13 +4,14 @@
     python3 tests/unit/test_grade_target.py [--course-build BUILD]
                                                 (CTest: unit/grade_target, labels unit;cpu)
 
-A course in miniature, in a scratch directory: this repository's CMakePresets.json, tools/ and
-the grade targets' module (cmake/CourseGrade.cmake, its CTestCustom.cmake.in and
-course_gpu_notice.py), and two lessons of plain C++ (the host compiler builds them in seconds),
-each with a README grading table, a test program lessonNN_test_student and a demo, and rows
-registered as cmake/CourseLesson.cmake registers them (REQUIRED_FILES, SKIP_RETURN_CODE 77). A
-row prints "[course] gpu: ..." and passes, or, with TOY_NO_GPU=1, "[course] SKIPPED: ..." and
-exits 77. Then, as a student would:
+A course in miniature, in a scratch directory: this repository's CMakePresets.json, the grader
+(tools/grade.py, its package tools/course_grade/ and tools/safe_output.py), the grade targets'
+module (cmake/CourseGrade.cmake, its CTestCustom.cmake.in and course_gpu_notice.py), and two
+lessons of plain C++ (the host compiler builds them in seconds), each with a README grading
+table, a test program lessonNN_test_student and a demo, and rows registered as
+cmake/CourseLesson.cmake registers them (REQUIRED_FILES, SKIP_RETURN_CODE 77). A row prints
+"[course] gpu: ..." and passes, or, with TOY_NO_GPU=1, "[course] SKIPPED: ..." and exits 77.
+Then, as a student would:
 
 1. lesson 02 does not compile: `cmake --workflow --preset grade` prints the scoreboard, lesson 01
    graded and lesson 02 NOT BUILT with the compiler's first error, and fails, saying why;
@@ -103,7 +104,8 @@ class ToyCourse(unittest.TestCase):
     def setUpClass(cls) -> None:
         cls._tmp = tempfile.TemporaryDirectory(prefix="course-grade-target-")
         cls.src = Path(cls._tmp.name) / "course"
-        for name in ("CMakePresets.json", "tools/grade.py", "tools/safe_output.py",
+        grader = [str(path.relative_to(REPO)) for path in (REPO / "tools/course_grade").glob("*.py")]
+        for name in ("CMakePresets.json", "tools/grade.py", *grader, "tools/safe_output.py",
                      "cmake/CourseGrade.cmake", "cmake/CTestCustom.cmake.in",
                      "cmake/course_gpu_notice.py"):
             (cls.src / name).parent.mkdir(parents=True, exist_ok=True)

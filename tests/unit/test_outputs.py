@@ -101,7 +101,8 @@ class Scratch(unittest.TestCase):
         write(course / "lessons" / "01_demo" / "demo.cu", "// TODO(student): write it\n")
         write(course / "solutions" / "01_demo" / "demo.cu", "__global__ void solved() {}\n")
         write(course / "tests" / "01_demo" / "mutants" / "m.patch", "Mutant: x\n")
-        for path in [*REPO.glob("tools/*.py"), *REPO.glob("tools/*.sh"), *REPO.glob("tools/cluster/*")]:
+        for path in [*REPO.glob("tools/*.py"), *REPO.glob("tools/course_grade/*.py"),
+                     *REPO.glob("tools/*.sh"), *REPO.glob("tools/cluster/*")]:
             target = course / path.relative_to(REPO)
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(path, target)
