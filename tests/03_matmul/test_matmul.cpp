@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "course/testing.hpp"
+#include "course/testing_matrix.hpp"
 #include "matmul.cuh"
 #include "matmul_bench.hpp"
 #include "matmul_cpu.hpp"
@@ -21,40 +21,18 @@ namespace {
 using namespace course;
 using namespace course::lesson03;
 
-struct Shape {
-  int m;
-  int n;
-  int k;
-};
-
-std::string to_string(Shape shape) {
-  return std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k);
-}
-
-double multiply_adds(Shape shape) {
-  return double(shape.m) * shape.n * shape.k;
-}
+using Shape = ProductShape;
 
 // M x N x K. Single elements; prime and odd sizes; a block tile (128) and a warp (32) plus or
 // minus one in each dimension; whole 128 x 128 x 8 tiles (the warptiled rung's 16-byte path) and
 // whole M, N tiles with a ragged K; long thin rectangles; k = 1; empty products (C = 0 when
-// k = 0); and, outside the sanitizer runs, 1000^3 and the demo's 4096^3.
+// k = 0); and, outside the sanitizer runs, 1000^3 and the demo's 4096^3 (65 x 63 x 66 under them).
 std::vector<Shape> correctness_shapes() {
-  std::vector<Shape> shapes{{1, 1, 1},       {17, 33, 9},   {127, 255, 63}, {31, 33, 32},
-                            {129, 127, 130}, {127, 129, 1}, {128, 128, 8},  {256, 384, 136},
-                            {256, 128, 20},  {1, 4096, 7},  {4096, 1, 33},  {33, 17, 4096},
-                            {5, 7, 0},       {0, 5, 5},     {5, 0, 5}};
-  if (!quick_mode()) {
-    shapes.push_back({1000, 1000, 1000});
-    shapes.push_back({4096, 4096, 4096});
-  }
-  if (sanitize_mode()) {
-    // Racecheck tracks every shared-memory access: the shapes of at most 300k multiply-adds
-    // keep every kind of edge, and a ragged multi-tile shape stands in for the larger ones.
-    std::erase_if(shapes, [](Shape shape) { return multiply_adds(shape) > 3e5; });
-    shapes.push_back({65, 63, 66});
-  }
-  return shapes;
+  const std::vector<Shape> shapes{{1, 1, 1},       {17, 33, 9},   {127, 255, 63}, {31, 33, 32},
+                                  {129, 127, 130}, {127, 129, 1}, {128, 128, 8},  {256, 384, 136},
+                                  {256, 128, 20},  {1, 4096, 7},  {4096, 1, 33},  {33, 17, 4096},
+                                  {5, 7, 0},       {0, 5, 5},     {5, 0, 5}};
+  return product_correctness_shapes(shapes, {65, 63, 66});
 }
 
 // The launcher's limits, each reached (uniform input only, outside the sanitizer runs): M and N
@@ -79,33 +57,14 @@ std::string_view to_string(Input input) {
   return input == Input::Uniform ? "uniform" : "lab-report";
 }
 
-constexpr std::size_t kGuard = 64;  // poisoned floats after each buffer: a write there is a bug
-
+// Poisoned floats after each buffer: a write there is a bug, a read a NaN.
 std::size_t guard() {
-  return sanitize_mode() ? 0 : kGuard;
+  return guard_elements(64);
 }
 
-// Where each buffer starts, in floats past a 256-byte boundary: 1 puts it one float past a
-// 16-byte boundary, where no float4 access is possible.
-struct Offsets {
-  std::size_t a = 0;
-  std::size_t b = 0;
-  std::size_t c = 0;
-};
-
-std::string to_string(Offsets offsets) {
-  if (offsets.a == 0 && offsets.b == 0 && offsets.c == 0)
-    return "";
-  std::string text;
-  auto add = [&](const char* name, std::size_t offset) {
-    if (offset != 0)
-      text += std::string(text.empty() ? "" : ", ") + name;
-  };
-  add("A", offsets.a);
-  add("B", offsets.b);
-  add("C", offsets.c);
-  return ", " + text + " one float past a 16-byte boundary";
-}
+// Where each buffer starts, in floats: 1 puts it one float past a 16-byte boundary, where no
+// float4 access is possible.
+using Offsets = ProductOffsets;
 
 // The rung under test: a Variant through multiply(), or the tiled rung at another tile edge
 // through multiply_tiled().
@@ -128,19 +87,7 @@ void run(Rung rung, const float* d_a, const float* d_b, float* d_c, Shape shape)
 
 std::string context(Rung rung, Shape shape, Input input, std::uint64_t seed, Offsets offsets) {
   return name_of(rung) + " " + to_string(shape) + " (MxNxK) " + std::string(to_string(input)) +
-         " input, seed " + std::to_string(seed) + to_string(offsets);
-}
-
-// A device buffer holding @p values starting @p offset floats in, followed by guard() floats of
-// NaN: a kernel that reads past the end of A or B computes with NaN. An empty matrix (k = 0)
-// still gets one float, so that its pointer is not null.
-DeviceBuffer<float> upload_at(const std::vector<float>& values, std::size_t offset) {
-  DeviceBuffer<float> buffer(std::max<std::size_t>(1, values.size() + offset + guard()));
-  buffer.poison();
-  if (!values.empty())
-    CUDA_CHECK(cudaMemcpy(buffer.data() + offset, values.data(), values.size() * sizeof(float),
-                          cudaMemcpyHostToDevice));
-  return buffer;
+         " input, seed " + std::to_string(seed) + to_string(offsets, "float");
 }
 
 // Runs @p rung on one input; checks that A and B are as uploaded, every element of C
@@ -154,8 +101,10 @@ void check_one(Rung rung, Shape shape, Input input, std::uint64_t seed, Offsets 
                                          : lab_report_matrix_a(m, k);
   const auto b = input == Input::Uniform ? uniform_floats(b_count, derive_seed(seed, 1))
                                          : lab_report_matrix_b(k, n);
-  const auto d_a = upload_at(a, offsets.a);
-  const auto d_b = upload_at(b, offsets.b);
+  // A and B each followed by guard() floats of NaN: a kernel that reads past their end computes
+  // with NaN.
+  const auto d_a = upload_framed<float>(a, offsets.a, guard());
+  const auto d_b = upload_framed<float>(b, offsets.b, guard());
   DeviceBuffer<float> d_c(std::max<std::size_t>(1, offsets.c + c_count + guard()));
   d_c.poison();  // NaN in C, before it and after it: an element never written cannot pass
   const float* a_at = d_a.data() + offsets.a;
@@ -182,13 +131,7 @@ void check_one(Rung rung, Shape shape, Input input, std::uint64_t seed, Offsets 
                                        expected, bound, {std::size_t(n), std::size_t(m)}),
                        where + ", against matmul_cpu.hpp");
   }
-  std::vector<float> poison(kGuard);
-  std::memset(poison.data(), 0xFF, kGuard * sizeof(float));
-  CHECK_MESSAGE(
-      std::memcmp(all.data() + offsets.c + c_count, poison.data(), guard() * sizeof(float)) == 0,
-      where << ": the kernel wrote past the end of C");
-  CHECK_MESSAGE(std::memcmp(all.data(), poison.data(), offsets.c * sizeof(float)) == 0,
-                where << ": the kernel wrote before the start of C");
+  check_guards_of_c(all, offsets.c, c_count, guard(), where);
 }
 
 // Moves @p value by 1 towards 0: a different element, still in [-1, 1).
@@ -204,8 +147,8 @@ void check_changed_input(Rung rung, std::uint64_t seed) {
   const auto [m, n, k] = shape;
   auto a = uniform_floats(std::size_t(m) * k, derive_seed(seed, 0));
   auto b = uniform_floats(std::size_t(k) * n, derive_seed(seed, 1));
-  auto d_a = upload_at(a, 0);
-  auto d_b = upload_at(b, 0);
+  auto d_a = upload_framed<float>(a, 0, guard());
+  auto d_b = upload_framed<float>(b, 0, guard());
   DeviceBuffer<float> d_c(std::size_t(m) * n + guard());
   auto run_and_check = [&](const std::string& what) {
     d_c.poison();
@@ -220,14 +163,11 @@ void check_changed_input(Rung rung, std::uint64_t seed) {
         where);
   };
   // An element in the middle of each matrix: the first and last ones stay as they were.
-  auto change = [](std::vector<float>& host, DeviceBuffer<float>& device, std::size_t at) {
-    host[at] = changed(host[at]);
-    CUDA_CHECK(cudaMemcpy(device.data() + at, &host[at], sizeof(float), cudaMemcpyHostToDevice));
-  };
+  const std::size_t in_a = std::size_t(m / 2) * k + k / 2, in_b = std::size_t(k / 2) * n + n / 2;
   run_and_check("");
-  change(a, d_a, std::size_t(m / 2) * k + k / 2);
+  change_element(a, d_a.data(), in_a, changed(a[in_a]));
   run_and_check(", then again with A[64][65] changed, in the same buffers");
-  change(b, d_b, std::size_t(k / 2) * n + n / 2);
+  change_element(b, d_b.data(), in_b, changed(b[in_b]));
   run_and_check(", then again with B[65][63] changed too, in the same buffers");
 }
 
@@ -235,12 +175,10 @@ void check_correct(Rung rung) {
   const std::uint64_t base = base_seed();
   std::uint64_t stream = 0;
   for (const Shape shape : correctness_shapes()) {
+    check_one(rung, shape, Input::Uniform, derive_seed(base, stream++));
     // The matmul lab report's matrices on every shape but the largest (one input there is enough).
-    for (const Input input : {Input::Uniform, Input::LabReport}) {
-      if (input == Input::LabReport && (multiply_adds(shape) > 1e9 + 1 || sanitize_mode()))
-        continue;
-      check_one(rung, shape, input, derive_seed(base, stream++));
-    }
+    if (second_input_on(shape))
+      check_one(rung, shape, Input::LabReport, derive_seed(base, stream++));
   }
   for (const Shape shape : limit_shapes())
     check_one(rung, shape, Input::Uniform, derive_seed(base, stream++));
@@ -251,12 +189,8 @@ void check_correct(Rung rung) {
                                 sanitize_mode() ? Shape{65, 63, 18} : Shape{129, 127, 130}};
   if (!quick_mode())
     misaligned.push_back({256, 384, 136});
-  // (Alignment moves global accesses only: racecheck, which checks shared memory, skips these.)
-  if (sanitize_tool() == "racecheck")
-    misaligned.clear();
-  for (const Shape shape : misaligned)
-    for (const Offsets offsets :
-         {Offsets{1, 0, 0}, Offsets{0, 1, 0}, Offsets{0, 0, 1}, Offsets{1, 1, 1}})
+  for (const Shape shape : none_under_racecheck(misaligned))
+    for (const Offsets offsets : kMisalignedOperands)
       check_one(rung, shape, Input::Uniform, derive_seed(base, stream++), offsets);
   check_changed_input(rung, derive_seed(base, stream++));
 }
@@ -273,21 +207,13 @@ constexpr Shape kSpeedShape{4096, 4096, 4096};
 SpeedSample sample_of(Variant variant) {
   const auto [m, n, k] = kSpeedShape;
   lesson03::bench::Bench problem(m, n, k, lesson03::bench::Input::Uniform);
-  MeasureOptions options;
-  options.seed = derive_seed(base_seed(), 1000);
-  const Measurement rung = course::measure(problem.trial(variant), options);
-  SpeedSample sample;
-  sample.time_ms = rung.timing.median_ms;
-  sample.failure = rung.failure;
+  const MeasureOptions options = speed_options(1000);
+  SpeedSample sample = speed_sample(course::measure(problem.trial(variant), options));
   const auto& ceiling = ceilings::cublas_sgemm(m, n, k);
   sample.ceiling = ceiling.name;
   if (!sample.failure.empty())
     return sample;
-  const Measurement naive = course::measure(problem.trial(Variant::Naive), options);
-  if (!naive.sound())
-    sample.failure = naive.failure;
-  sample.speedup = naive.timing.median_ms / sample.time_ms;
-  sample.baseline = "naive";
+  add_speedup(sample, course::measure(problem.trial(Variant::Naive), options), "naive");
   sample.share = gflop_per_s(problem.flops(), sample.time_ms) / ceiling.value;
   return sample;
 }
@@ -343,36 +269,14 @@ TEST_CASE("launcher.bad_arguments") {
   for (const auto& info : kVariants) {
     CAPTURE(info.name);
     const Variant v = info.variant;
-    CHECK_THROWS_WITH_AS(multiply(v, a, b, c, -1, 10, 10), doctest::Contains("non-negative"),
-                         std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, b, c, 10, -1, 10), std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, b, c, 10, 10, -1), std::invalid_argument);
-    CHECK_THROWS_WITH_AS(multiply(v, a, b, c, kMaxExtent + 1, 1, 1), doctest::Contains("at most"),
-                         std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, b, c, 1, kMaxExtent + 1, 1), std::invalid_argument);
-    // Each dimension fits, but A (65536 x 65536) has 2^32 elements.
-    CHECK_THROWS_WITH_AS(multiply(v, a, b, c, 65536, 1, 65536), doctest::Contains("2^26"),
-                         std::invalid_argument);
-    // One element more than kMaxElements (8192 x 8192) in A, in B, in C.
-    CHECK_THROWS_WITH_AS(multiply(v, a, b, c, 8193, 1, 8192), doctest::Contains("2^26"),
-                         std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, b, c, 1, 8192, 8193), std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, b, c, 8192, 8193, 1), std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, b, c, 1, 1, (1 << 26) + 1), std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, b, c, 1, 65536, 65536), std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, b, c, 65536, 65536, 1), std::invalid_argument);
-    CHECK_THROWS_WITH_AS(multiply(v, nullptr, b, c, 10, 10, 10),
-                         doctest::Contains("device pointers"), std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, nullptr, c, 10, 10, 10), std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, b, nullptr, 10, 10, 10), std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, nullptr, nullptr, c, 10, 10, 0), std::invalid_argument);
+    const auto call = [v](const float* d_a, const float* d_b, float* d_c, int m, int n, int k) {
+      multiply(v, d_a, d_b, d_c, m, n, k);
+    };
+    check_product_refusals(call, a, b, c, kMaxExtent);
     CHECK_THROWS_WITH_AS(multiply(v, a, b, a + 50, 10, 10, 10), doctest::Contains("overlaps"),
                          std::invalid_argument);
     CHECK_THROWS_AS(multiply(v, a, b, b - 50, 10, 10, 10), std::invalid_argument);
-    // An empty C is a no-op, even with null pointers.
-    CHECK_NOTHROW(multiply(v, nullptr, nullptr, nullptr, 0, 10, 10));
-    CHECK_NOTHROW(multiply(v, nullptr, nullptr, nullptr, 10, 0, 10));
-    CHECK_NOTHROW(multiply(v, nullptr, nullptr, nullptr, 0, 0, 0));
+    check_empty_products<float, float>(call);
   }
   for (const int tile : {-1, 0, 3, 12, 64}) {
     CAPTURE(tile);

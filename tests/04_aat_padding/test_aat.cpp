@@ -6,7 +6,6 @@
 // lessons/04_aat_padding/README.md.
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "aat_bench.hpp"
 #include "aat_cpu.hpp"
 #include "course/testing.hpp"
+#include "course/testing_matrix.hpp"
 
 namespace {
 
@@ -26,11 +26,11 @@ struct Shape {
   int k;  // columns of A
 };
 
-constexpr std::size_t kGuard = 64;  // poisoned floats after C: a write there is a bug
-constexpr int kSpeedN = 4096;       // the demo's default n = k
+constexpr int kSpeedN = 4096;  // the demo's default n = k
 
+// Poisoned floats after C: a write there is a bug.
 std::size_t guard() {
-  return sanitize_mode() ? 0 : kGuard;
+  return guard_elements(64);
 }
 
 // Where each buffer starts, in floats: 1 puts it one float past a 16-byte boundary, where no
@@ -76,14 +76,11 @@ std::vector<Shape> limit_shapes() {
 
 std::string context(Variant variant, Shape shape, std::string_view input, std::uint64_t seed,
                     Offsets offsets) {
-  std::string misaligned;
-  if (offsets.a != 0 || offsets.c != 0)
-    misaligned = std::string(", ") + (offsets.a != 0 ? "A" : "") +
-                 (offsets.a != 0 && offsets.c != 0 ? " and " : "") + (offsets.c != 0 ? "C" : "") +
-                 " one float past a 16-byte boundary";
   return std::string(name_of(variant)) + " n " + std::to_string(shape.n) + ", k " +
          std::to_string(shape.k) + ", " + std::string(input) + " input, seed " +
-         std::to_string(seed) + misaligned;
+         std::to_string(seed) +
+         misaligned_text({{"A", offsets.a}, {"C", offsets.c}}, "one float past a 16-byte boundary",
+                         " and ");
 }
 
 // C checked against the reference: in double on the host for small products, with the
@@ -135,13 +132,7 @@ void check_one(Variant variant, Shape shape, Pattern pattern, std::uint64_t seed
   COURSE_CHECK_UNCHANGED(a_at, input, "A", where);
   COURSE_CHECK_MATCH(check_product(input, a_at, c_at, got, shape, seed), where);
   COURSE_CHECK_MATCH(check_symmetric(got, shape.n), where + ", C against its transpose");
-  std::vector<float> poison(kGuard);
-  std::memset(poison.data(), 0xFF, kGuard * sizeof(float));
-  CHECK_MESSAGE(
-      std::memcmp(all.data() + offsets.c + c_count, poison.data(), guard() * sizeof(float)) == 0,
-      where << ": the kernel wrote past the end of C");
-  CHECK_MESSAGE(std::memcmp(all.data(), poison.data(), offsets.c * sizeof(float)) == 0,
-                where << ": the kernel wrote before the start of C");
+  check_guards_of_c(all, offsets.c, c_count, guard(), where);
 }
 
 // k = 0: C is the zero matrix, and A (null here) is never read.
@@ -180,8 +171,7 @@ void check_changed_input(Variant variant, std::uint64_t seed) {
   // An element in the middle of A, moved by 1 (still in [-1, 1)): the first and last elements
   // stay as they were. Row n/2 and column n/2 of C change.
   const std::size_t at = static_cast<std::size_t>(shape.n / 2) * shape.k + shape.k / 2;
-  input[at] = input[at] > 0.0f ? input[at] - 1.0f : input[at] + 1.0f;
-  CUDA_CHECK(cudaMemcpy(d_a.data() + at, &input[at], sizeof(float), cudaMemcpyHostToDevice));
+  change_element(input, d_a.data(), at, input[at] > 0.0f ? input[at] - 1.0f : input[at] + 1.0f);
   run_and_check(", then again with A[" + std::to_string(shape.n / 2) + "][" +
                 std::to_string(shape.k / 2) + "] changed, in the same buffers");
 }
@@ -208,10 +198,7 @@ void check_correct(Variant variant) {
       fewer_under_sanitizer<Shape>({{64, 68}, {129, 132}, {33, 17}}, {{64, 68}, {33, 17}});
   if (!quick_mode())
     misaligned.push_back({256, 260});
-  // (Alignment moves global accesses only: racecheck, which checks shared memory, skips these.)
-  if (sanitize_tool() == "racecheck")
-    misaligned.clear();
-  for (const Shape shape : misaligned)
+  for (const Shape shape : none_under_racecheck(misaligned))
     for (const Offsets offsets : {Offsets{1, 0}, Offsets{0, 1}, Offsets{1, 1}})
       check_one(variant, shape, Pattern::Uniform, derive_seed(base, stream++), offsets);
   check_changed_input(variant, derive_seed(base, stream++));
@@ -227,22 +214,13 @@ SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
   const int n = kSpeedN;
   const int k = kSpeedN;
   lesson04::bench::Bench problem(n, k);
-  MeasureOptions options;
-  options.seed = derive_seed(base_seed(), 1000);
-  const Measurement rung = course::measure(problem.trial(variant), options);
-  SpeedSample sample;
-  sample.time_ms = rung.timing.median_ms;
-  sample.failure = rung.failure;
+  const MeasureOptions options = speed_options(1000);
+  SpeedSample sample = speed_sample(course::measure(problem.trial(variant), options));
   sample.ceiling = "cuBLAS SGEMM A*A^T";
   if (!sample.failure.empty())
     return sample;
-  if (baseline) {
-    const Measurement base = course::measure(problem.trial(*baseline), options);
-    if (!base.sound())
-      sample.failure = base.failure;
-    sample.speedup = base.timing.median_ms / sample.time_ms;
-    sample.baseline = name_of(*baseline);
-  }
+  if (baseline)
+    add_speedup(sample, course::measure(problem.trial(*baseline), options), name_of(*baseline));
   // Every rung is counted as 2 n^2 k, symmetric or not.
   sample.share =
       gflop_per_s(problem.flops(), sample.time_ms) / ceilings::cublas_sgemm_aat(n, k).value;

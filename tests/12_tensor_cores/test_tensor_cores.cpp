@@ -7,12 +7,12 @@
 // thresholds and points come from the grading table in lessons/12_tensor_cores/README.md.
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "course/testing.hpp"
+#include "course/testing_matrix.hpp"
 #include "tensor_cores.cuh"
 #include "tensor_cores_bench.hpp"
 #include "tensor_cores_cpu.hpp"
@@ -22,42 +22,20 @@ namespace {
 using namespace course;
 using namespace course::lesson12;
 
-struct Shape {
-  int m;
-  int n;
-  int k;
-};
-
-std::string to_string(Shape shape) {
-  return std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k);
-}
-
-double multiply_adds(Shape shape) {
-  return double(shape.m) * shape.n * shape.k;
-}
+using Shape = ProductShape;
 
 // M x N x K. Single elements; odd sizes; one past and one short of the block tiles (64, 128,
 // 256) in M and N, and whole tiles; K not a multiple of 8 (the launcher's padded path), K of one
 // and two mma steps (8, 16) and of a tile and a step (64 + 8); k = 1; long thin rectangles;
 // empty products (C = 0 when k = 0); and, outside the sanitizer runs, 1000^3 and the demo's
-// 4096^3.
+// 4096^3 (130 x 260 x 72 under them).
 std::vector<Shape> correctness_shapes() {
-  std::vector<Shape> shapes{
+  const std::vector<Shape> shapes{
       {1, 1, 1},     {17, 33, 9},     {127, 255, 63}, {31, 33, 130}, {129, 257, 72}, {255, 129, 64},
       {64, 256, 64}, {128, 256, 128}, {64, 64, 64},   {65, 63, 16},  {128, 128, 8},  {128, 128, 16},
       {96, 160, 72}, {127, 129, 1},   {257, 127, 24}, {1, 4096, 72}, {4096, 1, 40},  {33, 17, 4096},
       {5, 7, 0},     {0, 5, 5},       {5, 0, 5}};
-  if (!quick_mode()) {
-    shapes.push_back({1000, 1000, 1000});
-    shapes.push_back({4096, 4096, 4096});
-  }
-  if (sanitize_mode()) {
-    // Racecheck tracks every shared-memory access: the shapes of at most 300k multiply-adds
-    // keep every kind of edge, and a ragged multi-tile shape stands in for the larger ones.
-    std::erase_if(shapes, [](Shape shape) { return multiply_adds(shape) > 3e5; });
-    shapes.push_back({130, 260, 72});
-  }
-  return shapes;
+  return product_correctness_shapes(shapes, {130, 260, 72});
 }
 
 // The launcher's limits, each reached (uniform input only, outside the sanitizer runs): M and N
@@ -80,39 +58,20 @@ std::string_view to_string(Input input) {
   return input == Input::Uniform ? "uniform" : "small-integer";
 }
 
-constexpr std::size_t kGuard = 64;  // poisoned elements after each buffer: a write there is a bug
-
+// Poisoned elements after each buffer: a write there is a bug, a read a NaN.
 std::size_t guard() {
-  return sanitize_mode() ? 0 : kGuard;
+  return guard_elements(64);
 }
 
-// Where each buffer starts, in elements past a 256-byte boundary: 1 puts A or B one BF16 (2 bytes)
-// and C one float past a 16-byte boundary, where no 16-byte access is possible.
-struct Offsets {
-  std::size_t a = 0;
-  std::size_t b = 0;
-  std::size_t c = 0;
-};
-
-std::string to_string(Offsets offsets) {
-  if (offsets.a == 0 && offsets.b == 0 && offsets.c == 0)
-    return "";
-  std::string text;
-  auto add = [&](const char* name, std::size_t offset) {
-    if (offset != 0)
-      text += std::string(text.empty() ? "" : ", ") + name;
-  };
-  add("A", offsets.a);
-  add("B", offsets.b);
-  add("C", offsets.c);
-  return ", " + text + " one element past a 16-byte boundary";
-}
+// Where each buffer starts, in elements: 1 puts A or B one BF16 (2 bytes) and C one float past a
+// 16-byte boundary, where no 16-byte access is possible.
+using Offsets = ProductOffsets;
 
 std::string context(Variant variant, Shape shape, Input input, std::uint64_t seed,
                     Offsets offsets) {
   return std::string(name_of(variant)) + " " + to_string(shape) + " (MxNxK) " +
          std::string(to_string(input)) + " input, seed " + std::to_string(seed) +
-         to_string(offsets);
+         to_string(offsets, "element");
 }
 
 // One matrix: the BF16 values a rung multiplies and the same values as floats (exact), for the
@@ -136,18 +95,6 @@ Operand make_operand(std::size_t count, Input input, std::uint64_t seed) {
     value = __bfloat162float(operand.values.back());
   }
   return operand;
-}
-
-// A device buffer holding @p values starting @p offset elements in, followed by guard() elements
-// of NaN (0xFFFF is a BF16 NaN): a kernel that reads past the end of A or B computes with NaN. An
-// empty matrix (k = 0) still gets one element, so that its pointer is not null.
-DeviceBuffer<bf16> upload_at(const std::vector<bf16>& values, std::size_t offset) {
-  DeviceBuffer<bf16> buffer(std::max<std::size_t>(1, values.size() + offset + guard()));
-  buffer.poison();
-  if (!values.empty())
-    CUDA_CHECK(cudaMemcpy(buffer.data() + offset, values.data(), values.size() * sizeof(bf16),
-                          cudaMemcpyHostToDevice));
-  return buffer;
 }
 
 // Up to this many multiply-adds, C is checked against the CPU reference (tensor_cores_cpu.hpp).
@@ -199,8 +146,10 @@ void check_one(Variant variant, Shape shape, Input input, std::uint64_t seed,
   const std::size_t c_count = std::size_t(m) * n;
   const Operand a = make_operand(std::size_t(m) * k, input, derive_seed(seed, 0));
   const Operand b = make_operand(std::size_t(k) * n, input, derive_seed(seed, 1));
-  const auto d_a = upload_at(a.values, offsets.a);
-  const auto d_b = upload_at(b.values, offsets.b);
+  // A and B each followed by guard() elements of NaN (0xFFFF is a BF16 NaN): a kernel that reads
+  // past their end computes with NaN.
+  const auto d_a = upload_framed<bf16>(a.values, offsets.a, guard());
+  const auto d_b = upload_framed<bf16>(b.values, offsets.b, guard());
   DeviceBuffer<float> d_c(std::max<std::size_t>(1, offsets.c + c_count + guard()));
   d_c.poison();  // NaN in C, before it and after it: an element never written cannot pass
   float* c_at = d_c.data() + offsets.c;
@@ -213,13 +162,7 @@ void check_one(Variant variant, Shape shape, Input input, std::uint64_t seed,
   const auto all = d_c.to_host();
   const std::span<const float> c(all.data() + offsets.c, c_count);
   COURSE_CHECK_MATCH(check_product(a, b, c_at, c, shape, input, seed), where);
-  std::vector<float> poison(kGuard);
-  std::memset(poison.data(), 0xFF, kGuard * sizeof(float));
-  CHECK_MESSAGE(
-      std::memcmp(all.data() + offsets.c + c_count, poison.data(), guard() * sizeof(float)) == 0,
-      where << ": the kernel wrote past the end of C");
-  CHECK_MESSAGE(std::memcmp(all.data(), poison.data(), offsets.c * sizeof(float)) == 0,
-                where << ": the kernel wrote before the start of C");
+  check_guards_of_c(all, offsets.c, c_count, guard(), where);
   // A rung that multiplies right but uses A or B as scratch (the padded path included) breaks
   // the caller's matrices: both must be exactly the values uploaded, where they were uploaded.
   COURSE_CHECK_UNCHANGED(d_a.data() + offsets.a, a.values, "A", where);
@@ -236,8 +179,8 @@ void check_changed_input(Variant variant, std::uint64_t seed) {
   const auto [m, n, k] = shape;
   Operand a = make_operand(std::size_t(m) * k, Input::Uniform, derive_seed(seed, 0));
   Operand b = make_operand(std::size_t(k) * n, Input::Uniform, derive_seed(seed, 1));
-  auto d_a = upload_at(a.values, 0);
-  auto d_b = upload_at(b.values, 0);
+  auto d_a = upload_framed<bf16>(a.values, 0, guard());
+  auto d_b = upload_framed<bf16>(b.values, 0, guard());
   DeviceBuffer<float> d_c(std::size_t(m) * n + guard());
   auto run_and_check = [&](const std::string& what) {
     d_c.poison();
@@ -257,10 +200,9 @@ void check_changed_input(Variant variant, std::uint64_t seed) {
   // in [-1, 1]): the first and last ones stay as they were.
   auto change = [](Operand& host, DeviceBuffer<bf16>& device, std::size_t at) {
     const float value = host.floats[at];
-    host.values[at] = __float2bfloat16(value > 0.0f ? value - 1.0f : value + 1.0f);
+    change_element(host.values, device.data(), at,
+                   __float2bfloat16(value > 0.0f ? value - 1.0f : value + 1.0f));
     host.floats[at] = __bfloat162float(host.values[at]);
-    CUDA_CHECK(
-        cudaMemcpy(device.data() + at, &host.values[at], sizeof(bf16), cudaMemcpyHostToDevice));
   };
   run_and_check("");
   change(a, d_a, std::size_t(m / 2) * k + k / 2);
@@ -273,12 +215,10 @@ void check_correct(Variant variant) {
   const std::uint64_t base = base_seed();
   std::uint64_t stream = 0;
   for (const Shape shape : correctness_shapes()) {
+    check_one(variant, shape, Input::Uniform, derive_seed(base, stream++));
     // Small integers on every shape but the largest (one input there is enough).
-    for (const Input input : {Input::Uniform, Input::SmallIntegers}) {
-      if (input == Input::SmallIntegers && (multiply_adds(shape) > 1e9 + 1 || sanitize_mode()))
-        continue;
-      check_one(variant, shape, input, derive_seed(base, stream++));
-    }
+    if (second_input_on(shape))
+      check_one(variant, shape, Input::SmallIntegers, derive_seed(base, stream++));
   }
   for (const Shape shape : limit_shapes())
     check_one(variant, shape, Input::Uniform, derive_seed(base, stream++));
@@ -288,12 +228,8 @@ void check_correct(Variant variant) {
   // through the launcher's padded copies, a misaligned C never does.
   auto misaligned =
       fewer_under_sanitizer<Shape>({{128, 256, 64}, {129, 257, 72}}, {{128, 128, 16}});
-  // (Alignment moves global accesses only: racecheck, which checks shared memory, skips these.)
-  if (sanitize_tool() == "racecheck")
-    misaligned.clear();
-  for (const Shape shape : misaligned)
-    for (const Offsets offsets :
-         {Offsets{1, 0, 0}, Offsets{0, 1, 0}, Offsets{0, 0, 1}, Offsets{1, 1, 1}})
+  for (const Shape shape : none_under_racecheck(misaligned))
+    for (const Offsets offsets : kMisalignedOperands)
       check_one(variant, shape, Input::Uniform, derive_seed(base, stream++), offsets);
   check_changed_input(variant, derive_seed(base, stream++));
 }
@@ -307,21 +243,13 @@ constexpr Shape kSpeedShape{4096, 4096, 4096};
 SpeedSample sample_of(Variant variant) {
   const auto [m, n, k] = kSpeedShape;
   lesson12::bench::Bench problem(m, n, k, lesson12::bench::Input::Uniform);
-  MeasureOptions options;
-  options.seed = derive_seed(base_seed(), 1000);
-  const Measurement rung = course::measure(problem.trial(variant), options);
-  SpeedSample sample;
-  sample.time_ms = rung.timing.median_ms;
-  sample.failure = rung.failure;
+  const MeasureOptions options = speed_options(1000);
+  SpeedSample sample = speed_sample(course::measure(problem.trial(variant), options));
   const auto& ceiling = ceilings::cublas_gemm_bf16(m, n, k);
   sample.ceiling = ceiling.name;
   if (!sample.failure.empty())
     return sample;
-  const Measurement simt = course::measure(problem.trial(Variant::SimtBf16), options);
-  if (!simt.sound())
-    sample.failure = simt.failure;
-  sample.speedup = simt.timing.median_ms / sample.time_ms;
-  sample.baseline = "simt_bf16";
+  add_speedup(sample, course::measure(problem.trial(Variant::SimtBf16), options), "simt_bf16");
   sample.share = gflop_per_s(problem.flops(), sample.time_ms) / ceiling.value;
   return sample;
 }
@@ -370,29 +298,10 @@ TEST_CASE("launcher.bad_arguments") {
   for (const auto& info : kVariants) {
     CAPTURE(info.name);
     const Variant v = info.variant;
-    CHECK_THROWS_WITH_AS(multiply(v, a, b, c, -1, 10, 10), doctest::Contains("non-negative"),
-                         std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, b, c, 10, -1, 10), std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, b, c, 10, 10, -1), std::invalid_argument);
-    CHECK_THROWS_WITH_AS(multiply(v, a, b, c, kMaxExtent + 1, 1, 1), doctest::Contains("at most"),
-                         std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, b, c, 1, kMaxExtent + 1, 1), std::invalid_argument);
-    // Each dimension fits, but A (65536 x 65536) has 2^32 elements.
-    CHECK_THROWS_WITH_AS(multiply(v, a, b, c, 65536, 1, 65536), doctest::Contains("2^26"),
-                         std::invalid_argument);
-    // One element more than kMaxElements (8192 x 8192) in A, in B, in C.
-    CHECK_THROWS_WITH_AS(multiply(v, a, b, c, 8193, 1, 8192), doctest::Contains("2^26"),
-                         std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, b, c, 1, 8192, 8193), std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, b, c, 8192, 8193, 1), std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, b, c, 1, 1, (1 << 26) + 1), std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, b, c, 1, 65536, 65536), std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, b, c, 65536, 65536, 1), std::invalid_argument);
-    CHECK_THROWS_WITH_AS(multiply(v, nullptr, b, c, 10, 10, 10),
-                         doctest::Contains("device pointers"), std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, nullptr, c, 10, 10, 10), std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, a, b, nullptr, 10, 10, 10), std::invalid_argument);
-    CHECK_THROWS_AS(multiply(v, nullptr, nullptr, c, 10, 10, 0), std::invalid_argument);
+    const auto call = [v](const bf16* d_a, const bf16* d_b, float* d_c, int m, int n, int k) {
+      multiply(v, d_a, d_b, d_c, m, n, k);
+    };
+    check_product_refusals(call, a, b, c, kMaxExtent);
     // Overlaps counted in bytes: C inside A, C starting on A's last BF16 (byte 198 of 200), C
     // ending on B's first BF16 (C's 400 bytes from byte 4096 - 398 reach byte 4097).
     CHECK_THROWS_WITH_AS(multiply(v, a, b, c_at(100), 10, 10, 10), doctest::Contains("overlaps"),
@@ -400,9 +309,6 @@ TEST_CASE("launcher.bad_arguments") {
     CHECK_THROWS_AS(multiply(v, a, b, c_at(198), 10, 10, 10), std::invalid_argument);
     CHECK_THROWS_AS(multiply(v, a, b, c_at(4096 - 398), 10, 10, 10), std::invalid_argument);
     CHECK_THROWS_AS(multiply(v, a, b, c_at(4096 + 100), 10, 10, 10), std::invalid_argument);
-    // An empty C is a no-op, even with null pointers.
-    CHECK_NOTHROW(multiply(v, nullptr, nullptr, nullptr, 0, 10, 10));
-    CHECK_NOTHROW(multiply(v, nullptr, nullptr, nullptr, 10, 0, 10));
-    CHECK_NOTHROW(multiply(v, nullptr, nullptr, nullptr, 0, 0, 0));
+    check_empty_products<bf16, bf16>(call);
   }
 }

@@ -203,6 +203,22 @@ class ScoreboardOutput(CourseTestCase):
         _, out, _ = self.course.grade("--lessons", "01")
         self.assertIn("Total: 3/5\n", out)
 
+    def test_the_integrity_row_has_no_points_of_its_own(self) -> None:
+        # Its points cell is "-", as for any value a row does not have; "?" is kept for a test
+        # no README lists, whose points nobody knows.
+        cases = [testcase("lesson02/student/table.correct", output=GPU_LINES),
+                 testcase("lesson02/student/integrity"),
+                 testcase("lesson01/student/integrity", status="fail", children='<failure message=""/>',
+                          output="[course] integrity: uses CUB: cub::DeviceReduce::Sum\n"),
+                 testcase("lesson01/student/extra.check")]
+        self.course.write_junit(cases)
+        _, out, _ = self.course.grade("--color", "never")
+        lesson01, lesson02 = out.split("Lesson 02")
+        self.assertRegex(self.row_line(lesson02, "integrity"), r"check\s+PASS(\s+-){4}$")
+        self.assertRegex(self.row_line(lesson01, "integrity"), r"check\s+FAIL(\s+-){4}$")
+        self.assertRegex(self.row_line(lesson01, "extra.check"), r"\?\s+PASS(\s+-){3}\s+\?$")
+        self.assertIn("Total: 2/14 (+bonus 0/2)\n", out)
+
 
 class Colour(CourseTestCase):
     def test_no_colour_when_not_a_tty(self) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 BONUS_KIND = "stretch"  # the kind whose points are a bonus, kept apart from the maximum
+CHECK_KIND = "check"  # the kind of the integrity row: a check with no points of its own
 
 # What the grader writes in the build directory.
 JUNIT_NAME = "grade-junit.xml"

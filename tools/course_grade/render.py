@@ -13,8 +13,8 @@ import os
 from pathlib import Path
 from typing import Callable, List, Optional, Tuple
 
-from .model import (CRASH, CUDA_ERROR, EXITED, FAIL, NO_VALUE, NOT_BUILT, NOT_RUN, PASS, SKIP,
-                    TIMEOUT, UNKNOWN, Lesson, Row, Scoreboard)
+from .model import (CHECK_KIND, CRASH, CUDA_ERROR, EXITED, FAIL, NO_VALUE, NOT_BUILT, NOT_RUN,
+                    PASS, SKIP, TIMEOUT, UNKNOWN, Lesson, Row, Scoreboard)
 from .scoring import grand_totals, totals_of
 
 ANSI_RESET = "\033[0m"
@@ -56,8 +56,10 @@ def use_colour(mode: str, stream) -> bool:
 
 
 def points_cell(row: Row) -> str:
+    """Points earned of the row's; a check has none of its own ('-', as any value a row lacks),
+    and a test no README lists has points nobody knows ('?')."""
     if row.points_max is None:
-        return UNKNOWN
+        return NO_VALUE if row.kind == CHECK_KIND else UNKNOWN
     return f"{row.points_got or 0}/{row.points_max}"
 
 

@@ -13,8 +13,8 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 from .build import first_build_error
 from .ctest import QUICK_REASON
-from .model import (FAIL, NOT_BUILT, NOT_RUN, PASS, SKIP, UNKNOWN, GradedTest, Lesson, Row,
-                    Scoreboard, TestResult, Totals, shorten)
+from .model import (CHECK_KIND, FAIL, NOT_BUILT, NOT_RUN, PASS, SKIP, UNKNOWN, GradedTest,
+                    Lesson, Row, Scoreboard, TestResult, Totals, shorten)
 from .results import find_ceilings, find_gpu
 
 
@@ -44,7 +44,7 @@ def integrity_row(result: TestResult, rows: List[Row]) -> Row:
             if row.kind in ("exercise", "stretch") and row.points_got:
                 row.points_got = 0
                 row.reason = "withheld: the integrity check failed" + (f"; {row.reason}" if row.reason else "")
-    return Row(result.lesson or UNKNOWN, INTEGRITY, "check", result.status, None, None,
+    return Row(result.lesson or UNKNOWN, INTEGRITY, CHECK_KIND, result.status, None, None,
                reason=shorten(result.reason), measurement=result.measurement)
 
 

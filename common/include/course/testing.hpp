@@ -3,7 +3,10 @@
 /// what went wrong in the lesson's terms.
 ///
 /// A lesson's test file is compiled with COURSE_LESSON_README naming the lesson's README, whose
-/// grading table holds the thresholds.
+/// grading table holds the thresholds. The helpers every lesson's tests share are beside this
+/// header and included by it: course/testing_speed.hpp (a speed row's sample) and
+/// course/testing_buffers.hpp (guards, misaligned pointers, inputs changed in place); the
+/// matrix-product lessons add course/testing_matrix.hpp.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -24,16 +27,18 @@
 #include "course/grading.hpp"
 #include "course/product_check.hpp"
 #include "course/stream.hpp"
+#include "course/testing_buffers.hpp"
+#include "course/testing_speed.hpp"
 #include "course/timer.hpp"
 
 /// The threshold of @p test, read from this lesson's README grading table.
 #define COURSE_THRESHOLD(test) ::course::threshold(COURSE_LESSON_README, test)
 
 /// Checks a course::Comparison; on failure prints @p context (input, size, seed) and the report.
-#define COURSE_CHECK_MATCH(comparison, context)                                   \
-  do {                                                                            \
-    const ::course::Comparison& course_cmp_ = (comparison);                       \
-    CHECK_MESSAGE(course_cmp_.ok, (context) << ": " << course_cmp_.report());     \
+#define COURSE_CHECK_MATCH(comparison, context)                               \
+  do {                                                                        \
+    const ::course::Comparison& course_cmp_ = (comparison);                   \
+    CHECK_MESSAGE(course_cmp_.ok, (context) << ": " << course_cmp_.report()); \
   } while (0)
 
 /// Checks that the launcher left an input it may only read unchanged: @p device (device memory,
@@ -52,16 +57,16 @@
 /// against the README's threshold for @p test, after checking that the measurement stands (every
 /// timed output right, nothing outside the timed stream, a share under the README's plausible
 /// bound). @p measure builds its samples with course::measure() (course/bench.hpp).
-#define COURSE_CHECK_SPEED(test, graded, measure)                                              \
-  do {                                                                                         \
-    const double course_need_ = COURSE_THRESHOLD(test);                                        \
-    const double course_bound_ = ::course::plausible_bound(COURSE_LESSON_README, test);        \
-    const ::course::SpeedSample course_best_ =                                                 \
-        ::course::measure_speed(test, graded, course_need_, course_bound_, measure);           \
-    REQUIRE_MESSAGE(course_best_.failure.empty(), course_best_.failure);                       \
-    CHECK_MESSAGE(course_best_.value(graded) >= course_need_,                                  \
-                  ::course::describe(test, course_best_) << " is below the threshold "         \
-                                                         << course_need_);                     \
+#define COURSE_CHECK_SPEED(test, graded, measure)                                       \
+  do {                                                                                  \
+    const double course_need_ = COURSE_THRESHOLD(test);                                 \
+    const double course_bound_ = ::course::plausible_bound(COURSE_LESSON_README, test); \
+    const ::course::SpeedSample course_best_ =                                          \
+        ::course::measure_speed(test, graded, course_need_, course_bound_, measure);    \
+    REQUIRE_MESSAGE(course_best_.failure.empty(), course_best_.failure);                \
+    CHECK_MESSAGE(course_best_.value(graded) >= course_need_,                           \
+                  ::course::describe(test, course_best_)                                \
+                      << " is below the threshold " << course_need_);                   \
   } while (0)
 
 /// Ends the current test case as SKIPPED when @p reason (a std::optional<std::string>, e.g. a
@@ -93,7 +98,19 @@ template <class T>
   return sanitize_mode() ? std::move(few) : std::move(all);
 }
 
+/// @p cases, or none in a racecheck run (sanitize_tool()), for cases that move global-memory
+/// accesses only, such as pointers placed off a 16-byte boundary: racecheck checks shared memory,
+/// which they leave as it is, so its slow runs would find nothing new in them.
+template <class T>
+[[nodiscard]] std::vector<T> none_under_racecheck(std::vector<T> cases) {
+  if (sanitize_tool() == "racecheck")
+    cases.clear();
+  return cases;
+}
+
 /// "seed 1234 / stream 5" style context for messages.
-inline std::string seed_text(std::uint64_t seed) { return "seed " + std::to_string(seed); }
+inline std::string seed_text(std::uint64_t seed) {
+  return "seed " + std::to_string(seed);
+}
 
 }  // namespace course
