@@ -35,10 +35,10 @@
 #define COURSE_THRESHOLD(test) ::course::threshold(COURSE_LESSON_README, test)
 
 /// Checks a course::Comparison; on failure prints @p context (input, size, seed) and the report.
-#define COURSE_CHECK_MATCH(comparison, context)                               \
-  do {                                                                        \
-    const ::course::Comparison& course_cmp_ = (comparison);                   \
-    CHECK_MESSAGE(course_cmp_.ok, (context) << ": " << course_cmp_.report()); \
+#define COURSE_CHECK_MATCH(comparison, context)                                   \
+  do {                                                                            \
+    const ::course::Comparison& course_cmp_ = (comparison);                       \
+    CHECK_MESSAGE(course_cmp_.ok, (context) << ": " << course_cmp_.report());     \
   } while (0)
 
 /// Checks that the launcher left an input it may only read unchanged: @p device (device memory,
@@ -57,16 +57,16 @@
 /// against the README's threshold for @p test, after checking that the measurement stands (every
 /// timed output right, nothing outside the timed stream, a share under the README's plausible
 /// bound). @p measure builds its samples with course::measure() (course/bench.hpp).
-#define COURSE_CHECK_SPEED(test, graded, measure)                                       \
-  do {                                                                                  \
-    const double course_need_ = COURSE_THRESHOLD(test);                                 \
-    const double course_bound_ = ::course::plausible_bound(COURSE_LESSON_README, test); \
-    const ::course::SpeedSample course_best_ =                                          \
-        ::course::measure_speed(test, graded, course_need_, course_bound_, measure);    \
-    REQUIRE_MESSAGE(course_best_.failure.empty(), course_best_.failure);                \
-    CHECK_MESSAGE(course_best_.value(graded) >= course_need_,                           \
-                  ::course::describe(test, course_best_)                                \
-                      << " is below the threshold " << course_need_);                   \
+#define COURSE_CHECK_SPEED(test, graded, measure)                                              \
+  do {                                                                                         \
+    const double course_need_ = COURSE_THRESHOLD(test);                                        \
+    const double course_bound_ = ::course::plausible_bound(COURSE_LESSON_README, test);        \
+    const ::course::SpeedSample course_best_ =                                                 \
+        ::course::measure_speed(test, graded, course_need_, course_bound_, measure);           \
+    REQUIRE_MESSAGE(course_best_.failure.empty(), course_best_.failure);                       \
+    CHECK_MESSAGE(course_best_.value(graded) >= course_need_,                                  \
+                  ::course::describe(test, course_best_) << " is below the threshold "         \
+                                                         << course_need_);                     \
   } while (0)
 
 /// Ends the current test case as SKIPPED when @p reason (a std::optional<std::string>, e.g. a
@@ -109,8 +109,6 @@ template <class T>
 }
 
 /// "seed 1234 / stream 5" style context for messages.
-inline std::string seed_text(std::uint64_t seed) {
-  return "seed " + std::to_string(seed);
-}
+inline std::string seed_text(std::uint64_t seed) { return "seed " + std::to_string(seed); }
 
 }  // namespace course
