@@ -58,20 +58,11 @@ __global__ void round_to_bf16_kernel(float* values, __nv_bfloat16* out, std::siz
   }
 }
 
-// counters[0]: elements that differ; counters[1]: the first such element's index.
-__global__ void compare_bytes_kernel(const unsigned char* got, const unsigned char* expected,
-                                     std::size_t n, unsigned long long* counters) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
-    if (got[i] != expected[i]) {
-      atomicAdd(&counters[0], 1ULL);
-      atomicMin(&counters[1], static_cast<unsigned long long>(i));
-    }
-  }
-}
-
-__global__ void compare_words_kernel(const std::uint32_t* got, const std::uint32_t* expected,
-                                     std::size_t n, unsigned long long* counters) {
+// counters[0]: elements that differ; counters[1]: the first such element's index. Bytes and
+// 32-bit words alike: an exact comparison of whatever the elements hold.
+template <class Element>
+__global__ void compare_exact_kernel(const Element* got, const Element* expected, std::size_t n,
+                                     unsigned long long* counters) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
        i += std::size_t{gridDim.x} * blockDim.x) {
     if (got[i] != expected[i]) {
@@ -188,11 +179,11 @@ std::string compare_output(const TimedOutput& output, DeviceBuffer<unsigned long
              reinterpret_cast<std::uintptr_t>(output.expected) % 4 == 0) {
     elements = output.bytes / 4;
     element_bytes = 4;
-    compare_words_kernel<<<grid_for(elements), 256, 0, stream>>>(
+    compare_exact_kernel<std::uint32_t><<<grid_for(elements), 256, 0, stream>>>(
         static_cast<const std::uint32_t*>(output.data),
         static_cast<const std::uint32_t*>(output.expected), elements, counters.data());
   } else {
-    compare_bytes_kernel<<<grid_for(elements), 256, 0, stream>>>(
+    compare_exact_kernel<unsigned char><<<grid_for(elements), 256, 0, stream>>>(
         static_cast<const unsigned char*>(output.data),
         static_cast<const unsigned char*>(output.expected), elements, counters.data());
   }

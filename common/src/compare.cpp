@@ -32,17 +32,24 @@ void note_mismatch(Comparison& result, std::size_t index, Extent extent, Expecte
                       ", got " + show(got) + "\n";
 }
 
+// A failed comparison when the two sides differ in length, else an empty one that passes.
+Comparison sizes_differ(std::size_t got, std::size_t expected) {
+  Comparison result;
+  if (got != expected) {
+    result.ok = false;
+    result.details = "  sizes differ: got " + std::to_string(got) + " elements, expected " +
+                     std::to_string(expected) + "\n";
+  }
+  return result;
+}
+
 // `allowed(i, r)` is the largest error element i may have, given its reference value r.
 template <class Ref, class Allowed>
 Comparison compare_floats(std::span<const float> got, std::span<const Ref> expected,
                           Allowed&& allowed, Extent extent) {
-  Comparison result;
-  if (got.size() != expected.size()) {
-    result.ok = false;
-    result.details = "  sizes differ: got " + std::to_string(got.size()) + " elements, expected " +
-                     std::to_string(expected.size()) + "\n";
+  Comparison result = sizes_differ(got.size(), expected.size());
+  if (!result.ok)
     return result;
-  }
   double error_sq = 0.0, ref_sq = 0.0;
   for (std::size_t i = 0; i < got.size(); ++i) {
     const double g = got[i], r = static_cast<double>(expected[i]);
@@ -99,13 +106,9 @@ std::string Comparison::report() const {
 
 template <class T>
 Comparison compare_exact(std::span<const T> got, std::span<const T> expected, Extent extent) {
-  Comparison result;
-  if (got.size() != expected.size()) {
-    result.ok = false;
-    result.details = "  sizes differ: got " + std::to_string(got.size()) + " elements, expected " +
-                     std::to_string(expected.size()) + "\n";
+  Comparison result = sizes_differ(got.size(), expected.size());
+  if (!result.ok)
     return result;
-  }
   for (std::size_t i = 0; i < got.size(); ++i) {
     if (std::memcmp(&got[i], &expected[i], sizeof(T)) != 0) {
       note_mismatch(result, i, extent, expected[i], got[i]);

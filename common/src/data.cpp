@@ -117,25 +117,28 @@ std::string text_with_runs(std::size_t count, std::uint64_t seed, std::size_t me
   return text;
 }
 
-std::vector<float> lab_report_matrix_a(std::size_t rows, std::size_t cols) {
-  std::vector<float> a(rows * cols);
+namespace {
+
+// A rows x cols row-major matrix with element (i, j) = f(i, j), i and j as doubles.
+template <class F>
+std::vector<float> matrix_of(std::size_t rows, std::size_t cols, F f) {
+  std::vector<float> m(rows * cols);
   for (std::size_t i = 0; i < rows; ++i)
-    for (std::size_t j = 0; j < cols; ++j) {
-      const double x = static_cast<double>(i), y = static_cast<double>(j);
-      a[i * cols + j] = static_cast<float>((x - 0.1 * y + 1.0) / (x + y + 1.0));
-    }
-  return a;
+    for (std::size_t j = 0; j < cols; ++j)
+      m[i * cols + j] = static_cast<float>(f(static_cast<double>(i), static_cast<double>(j)));
+  return m;
+}
+
+}  // namespace
+
+std::vector<float> lab_report_matrix_a(std::size_t rows, std::size_t cols) {
+  return matrix_of(rows, cols, [](double x, double y) { return (x - 0.1 * y + 1.0) / (x + y + 1.0); });
 }
 
 std::vector<float> lab_report_matrix_b(std::size_t rows, std::size_t cols) {
-  std::vector<float> b(rows * cols);
-  for (std::size_t i = 0; i < rows; ++i)
-    for (std::size_t j = 0; j < cols; ++j) {
-      const double x = static_cast<double>(i), y = static_cast<double>(j);
-      b[i * cols + j] =
-          static_cast<float>((y - 0.2 * x + 1.0) * (x + y + 1.0) / (x * x + y * y + 1.0));
-    }
-  return b;
+  return matrix_of(rows, cols, [](double x, double y) {
+    return (y - 0.2 * x + 1.0) * (x + y + 1.0) / (x * x + y * y + 1.0);
+  });
 }
 
 }  // namespace course

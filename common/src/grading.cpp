@@ -89,28 +89,32 @@ std::vector<GradingRow> read_grading_table(const std::string& readme_path) {
   return rows;
 }
 
-double threshold(const std::string& readme_path, std::string_view test) {
-  for (const auto& row : read_grading_table(readme_path)) {
-    if (row.test != test)
-      continue;
-    if (!row.threshold)
-      throw std::runtime_error(readme_path + ": the row of " + std::string(test) +
-                               " has no threshold");
-    return *row.threshold;
-  }
+namespace {
+
+// The grading row of @p test in @p readme_path; throws when there is none.
+GradingRow row_of(const std::string& readme_path, std::string_view test) {
+  for (auto& row : read_grading_table(readme_path))
+    if (row.test == test)
+      return row;
   throw std::runtime_error(readme_path + ": no grading row for " + std::string(test));
 }
 
+}  // namespace
+
+double threshold(const std::string& readme_path, std::string_view test) {
+  const GradingRow row = row_of(readme_path, test);
+  if (!row.threshold)
+    throw std::runtime_error(readme_path + ": the row of " + std::string(test) +
+                             " has no threshold");
+  return *row.threshold;
+}
+
 double plausible_bound(const std::string& readme_path, std::string_view test) {
-  for (const auto& row : read_grading_table(readme_path)) {
-    if (row.test != test)
-      continue;
-    if (!row.bound)
-      throw std::runtime_error(readme_path + ": the row of " + std::string(test) +
-                               " has no plausibility bound (\"≤ x\" in its threshold cell)");
-    return *row.bound;
-  }
-  throw std::runtime_error(readme_path + ": no grading row for " + std::string(test));
+  const GradingRow row = row_of(readme_path, test);
+  if (!row.bound)
+    throw std::runtime_error(readme_path + ": the row of " + std::string(test) +
+                             " has no plausibility bound (\"≤ x\" in its threshold cell)");
+  return *row.bound;
 }
 
 std::string describe(std::string_view test, const SpeedSample& sample) {
