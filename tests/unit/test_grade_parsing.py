@@ -18,7 +18,7 @@ from course_grade.buildtree import normalize_lessons
 from course_grade.model import UsageError
 from course_grade.reasons import first_reason
 from course_grade.results import parse_ctest_log, parse_measurement, parse_results
-from course_grade.tables import parse_grading_table
+from course_grade.tables import markdown_tables, parse_grading_table
 
 
 class ReadmeParsing(unittest.TestCase):
@@ -48,6 +48,16 @@ class ReadmeParsing(unittest.TestCase):
         tests, warnings = parse_grading_table(text, "R")
         self.assertEqual([(t.name, t.points) for t in tests], [("ok.correct", 2)])
         self.assertEqual(len(warnings), 4)
+
+    def test_every_table_and_its_lines(self) -> None:
+        tables = markdown_tables(README_02)
+        self.assertEqual([table.header[:2] for table in tables], [["test", "kind"], ["not", "graded"]])
+        self.assertEqual(tables[0].rows[2], (10, ["`tiled.correct`", "exercise", "bit-exact on all shapes",
+                                                  "—", "3"]))
+        self.assertEqual(tables[1].rows, [(18, ["`ignored.row`", "99"])])
+        tests, _ = parse_grading_table(README_02, "README.md")
+        self.assertEqual([(t.name, t.line) for t in tests[:3]],
+                         [("table.correct", 8), ("table.speed", 9), ("tiled.correct", 10)])
 
     def test_missing_markers(self) -> None:
         tests, warnings = parse_grading_table("# nothing here\n", "R")

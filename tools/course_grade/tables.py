@@ -1,5 +1,6 @@
 """The lessons and their README grading tables: which tests a lesson grades, of what kind, for how
-many points.
+many points. (markdown_tables reads any table of a README: tests/unit/test_rung_kinds.py reads
+the rung tables with it.)
 
 Each lesson directory ``lessons/NN_name/`` has a README.md holding exactly one
 grading table between two marker lines::
@@ -27,6 +28,7 @@ The CTest name of a graded test is ``lessonNN/student/<test>``, for example
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
@@ -62,21 +64,57 @@ def split_cells(line: str) -> List[str]:
     return [cell.strip() for cell in CELL_SPLIT_RE.split(body)]
 
 
-def grading_table_lines(text: str) -> Optional[List[str]]:
-    """The lines between the grading markers, or None without markers."""
-    lines = text.splitlines()
-    starts = [i for i, line in enumerate(lines) if line.strip() == BEGIN_MARKER]
+def table_cells(line: str) -> Optional[List[str]]:
+    """The cells of a Markdown table row; None for a line that is no row, or a separator row."""
+    stripped = line.strip()
+    if not stripped.startswith("|") or SEPARATOR_ROW_RE.match(stripped):
+        return None
+    return split_cells(stripped)
+
+
+@dataclass
+class MarkdownTable:
+    """A table of a Markdown text: its header's cells and its rows, each with its line number."""
+
+    header: List[str]
+    rows: List[Tuple[int, List[str]]]
+
+
+def markdown_tables(text: str) -> List[MarkdownTable]:
+    """Every table of a Markdown text, in order."""
+    tables: List[MarkdownTable] = []
+    inside = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip().startswith("|"):
+            inside = False
+            continue
+        cells = table_cells(line)
+        if cells is None:
+            continue  # the separator under the header
+        if inside:
+            tables[-1].rows.append((number, cells))
+        else:
+            tables.append(MarkdownTable(header=cells, rows=[]))
+            inside = True
+    return tables
+
+
+def grading_table_lines(text: str) -> Optional[List[Tuple[int, str]]]:
+    """The lines between the grading markers, with their line numbers; None without markers."""
+    lines = list(enumerate(text.splitlines(), start=1))
+    starts = [i for i, (_, line) in enumerate(lines) if line.strip() == BEGIN_MARKER]
     if not starts:
         return None
     start = starts[0] + 1
     for end in range(start, len(lines)):
-        if lines[end].strip() == END_MARKER:
+        if lines[end][1].strip() == END_MARKER:
             return lines[start:end]
     return lines[start:]
 
 
-def parse_table_row(cells: List[str]) -> GradedTest:
-    """Turn the five cells of one table row into a GradedTest (ValueError if bad)."""
+def parse_table_row(cells: List[str], line: int = 0) -> GradedTest:
+    """Turn the five cells of one table row (at README line line) into a GradedTest (ValueError
+    if bad)."""
     if len(cells) != 5:
         raise ValueError(f"expected 5 columns, found {len(cells)}")
     name_cell, kind, _what, threshold, points = cells
@@ -87,7 +125,7 @@ def parse_table_row(cells: List[str]) -> GradedTest:
         raise ValueError(f"kind {kind!r} is not one of {', '.join(KINDS)}")
     if not re.fullmatch(r"\d+", points):
         raise ValueError(f"points {points!r} is not an integer")
-    return GradedTest(name=name, kind=kind, threshold=threshold, points=int(points))
+    return GradedTest(name=name, kind=kind, threshold=threshold, points=int(points), line=line)
 
 
 def parse_grading_table(text: str, where: str) -> Tuple[List[GradedTest], List[str]]:
@@ -99,17 +137,14 @@ def parse_grading_table(text: str, where: str) -> Tuple[List[GradedTest], List[s
     if text.count(BEGIN_MARKER) > 1:
         warnings.append(f"{where}: more than one grading table; using the first")
     tests: List[GradedTest] = []
-    for line in lines:
-        stripped = line.strip()
-        if not stripped.startswith("|") or SEPARATOR_ROW_RE.match(stripped):
-            continue
-        cells = split_cells(stripped)
-        if cells and cells[0].lower() == "test":
+    for number, line in lines:
+        cells = table_cells(line)
+        if cells is None or (cells and cells[0].lower() == "test"):
             continue
         try:
-            test = parse_table_row(cells)
+            test = parse_table_row(cells, number)
         except ValueError as err:
-            warnings.append(f"{where}: grading row ignored ({err}): {stripped}")
+            warnings.append(f"{where}: grading row ignored ({err}): {line.strip()}")
             continue
         if any(t.name == test.name for t in tests):
             warnings.append(f"{where}: test {test.name} listed twice; using the first")

@@ -8,48 +8,69 @@
 
 namespace course {
 
+namespace detail {
+
+/// Owns one CUDA handle (a stream, an event): move-only, and given back with @p Destroy when the
+/// owner goes, or when another handle is moved in.
+template <class Handle, cudaError_t (*Destroy)(Handle)>
+class OwnedHandle {
+ public:
+  OwnedHandle() = default;
+  ~OwnedHandle() { reset(); }
+  OwnedHandle(const OwnedHandle&) = delete;
+  OwnedHandle& operator=(const OwnedHandle&) = delete;
+  OwnedHandle(OwnedHandle&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
+  OwnedHandle& operator=(OwnedHandle&& other) noexcept {
+    if (this != &other) {
+      reset();
+      handle_ = std::exchange(other.handle_, nullptr);
+    }
+    return *this;
+  }
+  /// Where a create call writes the new handle.
+  [[nodiscard]] Handle* out() noexcept { return &handle_; }
+  [[nodiscard]] Handle get() const noexcept { return handle_; }
+
+ private:
+  void reset() noexcept {
+    if (handle_ != nullptr)
+      Destroy(handle_);
+    handle_ = nullptr;
+  }
+  Handle handle_ = nullptr;
+};
+
+}  // namespace detail
+
 /// A CUDA stream that does not synchronize with the legacy default stream.
 class Stream {
  public:
-  /// Creates the stream (cudaStreamCreateWithFlags, cudaStreamNonBlocking).
+  /// Creates the stream (cudaStreamCreateWithFlags, cudaStreamNonBlocking). Move-only: a move
+  /// takes the other's stream, and the stream is destroyed with the last owner.
   Stream();
-  ~Stream();
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  /// Takes over @p other's stream.
-  Stream(Stream&& other) noexcept : stream_(std::exchange(other.stream_, nullptr)) {}
-  /// Destroys this stream and takes over @p other's.
-  Stream& operator=(Stream&& other) noexcept;
   /// The handle, for launches and copies.
-  [[nodiscard]] cudaStream_t get() const noexcept { return stream_; }
+  [[nodiscard]] cudaStream_t get() const noexcept { return stream_.get(); }
   /// Waits until everything enqueued so far has finished.
   void synchronize() const;
   /// Makes later work on this stream wait for @p event's last record.
   void wait(cudaEvent_t event) const;
 
  private:
-  cudaStream_t stream_ = nullptr;
+  detail::OwnedHandle<cudaStream_t, cudaStreamDestroy> stream_;
 };
 
 /// A CUDA event without timing, for ordering work between streams.
 class Event {
  public:
-  /// Creates the event (cudaEventDisableTiming).
+  /// Creates the event (cudaEventDisableTiming). Move-only, as a Stream.
   Event();
-  ~Event();
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  /// Takes over @p other's event.
-  Event(Event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
-  /// Destroys this event and takes over @p other's.
-  Event& operator=(Event&& other) noexcept;
   /// The handle.
-  [[nodiscard]] cudaEvent_t get() const noexcept { return event_; }
+  [[nodiscard]] cudaEvent_t get() const noexcept { return event_.get(); }
   /// Records the event on @p stream: it completes when the work enqueued before it has.
   void record(cudaStream_t stream) const;
 
  private:
-  cudaEvent_t event_ = nullptr;
+  detail::OwnedHandle<cudaEvent_t, cudaEventDestroy> event_;
 };
 
 }  // namespace course
