@@ -44,6 +44,7 @@ MUST_BE_ABSENT = ["solutions", "tests/01_constant_memory/mutants", "tests/02_tra
                   "tests/unit/test_fresh_clone.py", "slides/results/README.md"]
 MUST_BE_PRESENT = ["CMakeLists.txt", "CMakePresets.json", "README.md", "tools/grade.py",
                    "tools/course_grade/cli.py", "tests/unit/grade_fixtures.py",
+                   "tests/unit/test_rung_kinds.py",
                    "common/src/test_main.cpp", "lessons/01_constant_memory/constant_memory.cu",
                    "tests/01_constant_memory/test_constant_memory.cpp", "tools/safe_output.py",
                    "tools/edition_text.py", ".course-output"]
