@@ -265,6 +265,13 @@ class RunningCtest(CourseTestCase):
             code = main(argv)
         return code, out.getvalue(), err.getvalue()
 
+    def graded_with_ninja(self, *extra: str, steps: Tuple[str, ...] = ()) -> str:
+        """The scoreboard of a Ninja build whose dry run would run these steps; exit code 0."""
+        self.use_ninja()
+        code, out, err = self.grade_run(*extra, env={"FAKE_NINJA_STEPS": "\n".join(steps)})
+        self.assertEqual(code, 0, err)
+        return out
+
     def test_progress_while_the_tests_run(self) -> None:
         # Issue 28, item 4: the grade step was silent for minutes ("Running ctest; its output
         # goes to ..."). On a terminal a status line follows the tests as they end.
@@ -319,11 +326,9 @@ class RunningCtest(CourseTestCase):
     def test_a_program_older_than_its_sources_is_not_graded(self) -> None:
         # Issue 28, item 2: right after a failed build, "grade.py --lessons 02" graded the old
         # test program as if it were the student's code.
-        self.use_ninja()
-        steps = ("Building CUDA object lessons/02_transpose/CMakeFiles/lesson02_student.dir/transpose.cu.o\n"
+        steps = ("Building CUDA object lessons/02_transpose/CMakeFiles/lesson02_student.dir/transpose.cu.o",
                  "Linking CXX executable lessons/02_transpose/lesson02_test_student")
-        code, out, err = self.grade_run(env={"FAKE_NINJA_STEPS": steps})
-        self.assertEqual(code, 0, err)
+        out = self.graded_with_ninja(steps=steps)
         self.assertRegex(self.row_line(out, "tiled.correct"), r"NOT BUILT .* 0/3$")
         self.assertRegex(self.row_line(out, "table.correct"), r"NOT BUILT .* 0/2$")
         self.assertIn("↳ out of date: transpose.cu changed since the test program was built", out)
@@ -338,23 +343,19 @@ class RunningCtest(CourseTestCase):
         build_log.write_text("FAILED: lessons/02_transpose/CMakeFiles/lesson02_student.dir/transpose.cu.o\n"
                              "/s/lessons/02_transpose/transpose.cu(7): error: expected a \";\"\n",
                              encoding="utf-8")
-        _, out, _ = self.grade_run("--build-log", str(build_log), env={"FAKE_NINJA_STEPS": steps})
+        out = self.graded_with_ninja("--build-log", str(build_log), steps=steps)
         self.assertIn('↳ not built: lessons/02_transpose/transpose.cu(7): error: expected a ";"', out)
 
     def test_every_lesson_out_of_date_runs_nothing(self) -> None:
-        self.use_ninja()
-        steps = ("Linking CXX executable lessons/01_constant_memory/lesson01_test_student\n"
-                 "Linking CXX executable lessons/02_transpose/lesson02_test_student")
-        code, out, err = self.grade_run(env={"FAKE_NINJA_STEPS": steps})
-        self.assertEqual(code, 0, err)
+        out = self.graded_with_ninja(steps=(
+            "Linking CXX executable lessons/01_constant_memory/lesson01_test_student",
+            "Linking CXX executable lessons/02_transpose/lesson02_test_student"))
         self.assertFalse((self.course.build / "grade-ctest.log").exists())
         self.assertIn("↳ out of date: what it links changed since", out)
         self.assertNotIn("CTest reported no student tests", out)
 
     def test_up_to_date_programs_are_graded(self) -> None:
-        self.use_ninja()
-        code, out, err = self.grade_run()
-        self.assertEqual(code, 0, err)
+        out = self.graded_with_ninja()
         self.assertNotIn("NOT BUILT", out)
         self.assertIn("Total: 5/14", out)
 
