@@ -91,30 +91,30 @@ std::vector<GradingRow> read_grading_table(const std::string& readme_path) {
 
 namespace {
 
-// The grading row of @p test in @p readme_path; throws when there is none.
-GradingRow row_of(const std::string& readme_path, std::string_view test) {
-  for (auto& row : read_grading_table(readme_path))
-    if (row.test == test)
-      return row;
+// The number @p field of @p test's grading row in @p readme_path (its threshold or its bound);
+// throws when there is no such row, or the row has no such number (@p what says which).
+double number_in_row(const std::string& readme_path, std::string_view test,
+                     std::optional<double> GradingRow::*field, const std::string& what) {
+  for (const auto& row : read_grading_table(readme_path)) {
+    if (row.test != test)
+      continue;
+    if (!(row.*field))
+      throw std::runtime_error(readme_path + ": the row of " + std::string(test) + " has no " +
+                               what);
+    return *(row.*field);
+  }
   throw std::runtime_error(readme_path + ": no grading row for " + std::string(test));
 }
 
 }  // namespace
 
 double threshold(const std::string& readme_path, std::string_view test) {
-  const GradingRow row = row_of(readme_path, test);
-  if (!row.threshold)
-    throw std::runtime_error(readme_path + ": the row of " + std::string(test) +
-                             " has no threshold");
-  return *row.threshold;
+  return number_in_row(readme_path, test, &GradingRow::threshold, "threshold");
 }
 
 double plausible_bound(const std::string& readme_path, std::string_view test) {
-  const GradingRow row = row_of(readme_path, test);
-  if (!row.bound)
-    throw std::runtime_error(readme_path + ": the row of " + std::string(test) +
-                             " has no plausibility bound (\"≤ x\" in its threshold cell)");
-  return *row.bound;
+  return number_in_row(readme_path, test, &GradingRow::bound,
+                       "plausibility bound (\"≤ x\" in its threshold cell)");
 }
 
 std::string describe(std::string_view test, const SpeedSample& sample) {
