@@ -219,6 +219,35 @@ class ScoreboardOutput(CourseTestCase):
         self.assertRegex(self.row_line(lesson01, "extra.check"), r"\?\s+PASS(\s+-){3}\s+\?$")
         self.assertIn("Total: 2/14 (+bonus 0/2)\n", out)
 
+    def test_withheld_points_say_why(self) -> None:
+        # A row that passed but earns nothing, because the integrity check failed, shows the
+        # reason under it: a bare PASS beside 0/3 would read as a grader's mistake. A given row
+        # keeps its points and shows no reason.
+        cases = [testcase("lesson01/student/poly.correct", output=GPU_LINES),
+                 testcase("lesson01/student/integrity", status="fail", children='<failure message=""/>',
+                          output="[course] integrity: uses CUB: cub::DeviceReduce::Sum\n"),
+                 testcase("lesson02/student/table.correct", output=GPU_LINES),
+                 testcase("lesson02/student/integrity")]
+        self.course.write_junit(cases)
+        _, out, _ = self.course.grade("--color", "never")
+        lines = out.splitlines()
+        poly = next(i for i, line in enumerate(lines) if "poly.correct" in line)
+        self.assertRegex(lines[poly], r"PASS .* 0/3$")
+        self.assertIn("withheld: the integrity check failed", lines[poly + 1])
+        table = next(i for i, line in enumerate(lines) if "table.correct" in line)
+        self.assertRegex(lines[table], r"PASS .* 2/2$")
+        self.assertNotIn("withheld", lines[table + 1])
+
+    def test_the_json_says_what_the_integrity_row_is(self) -> None:
+        self.course.write_junit([testcase("lesson02/student/table.correct", output=GPU_LINES),
+                                 testcase("lesson02/student/integrity")])
+        path = self.course.build / "results.json"
+        self.course.grade("--json", str(path))
+        data = json.loads(path.read_text(encoding="utf-8"))
+        output = [t["output"] for t in data["tests"] if t["name"] == "lesson02 integrity"][0]
+        self.assertIn("earns no points itself", output)
+        self.assertNotIn("not in any README", output)
+
 
 class Colour(CourseTestCase):
     def test_no_colour_when_not_a_tty(self) -> None:

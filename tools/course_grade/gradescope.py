@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Dict
 
 from .model import BONUS_KIND, NOT_RUN, PASS, SKIP, Row, Scoreboard, UsageError
-from .scoring import grand_totals
+from .scoring import INTEGRITY, grand_totals
 
 
 def gradescope_test_output(row: Row) -> str:
@@ -26,7 +26,10 @@ def gradescope_test(row: Row) -> Dict[str, object]:
     bonus = row.kind == BONUS_KIND
     got = row.points_got or 0
     output = gradescope_test_output(row)
-    if row.points_max is None:
+    if row.name == INTEGRITY:
+        output += (" (a check that earns no points itself: when it fails, the lesson's exercise"
+                   " and stretch points are withheld)")
+    elif row.points_max is None:
         output += " (not in any README grading table; no points)"
     return {
         "name": f"lesson{row.lesson} {row.name}",

@@ -15,7 +15,7 @@ from typing import Callable, List, Optional, Tuple
 
 from .model import (CHECK_KIND, CRASH, CUDA_ERROR, EXITED, FAIL, NO_VALUE, NOT_BUILT, NOT_RUN,
                     PASS, SKIP, TIMEOUT, UNKNOWN, Lesson, Row, Scoreboard)
-from .scoring import grand_totals, totals_of
+from .scoring import WITHHELD, grand_totals, totals_of
 
 ANSI_RESET = "\033[0m"
 ANSI_COLOURS = {
@@ -95,7 +95,8 @@ def render_lesson(lesson: Lesson, rows: List[Row], colour: Colouriser) -> List[s
     lines = [header, format_cells(table[0], widths, None, colour)]
     for row, cells in zip(rows, table[1:]):
         lines.append(format_cells(cells, widths, status_column, colour))
-        if row.status != PASS and row.reason:
+        # A row that passed shows its reason only when its points were withheld.
+        if row.reason and (row.status != PASS or row.reason.startswith(WITHHELD)):
             lines.append(reason_indent + row.reason)
     seconds = sum(row.seconds for row in rows)
     lines.append(f"{INDENT}subtotal: {totals_of(rows).text()}" +

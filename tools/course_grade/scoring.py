@@ -34,6 +34,8 @@ def graded_row(lesson: str, test: GradedTest, result: Optional[TestResult], buil
 
 
 INTEGRITY = "integrity"
+# The start of the reason of a row that passed but earns nothing: the scoreboard shows it too.
+WITHHELD = "withheld: "
 
 
 def integrity_row(result: TestResult, rows: List[Row]) -> Row:
@@ -43,7 +45,7 @@ def integrity_row(result: TestResult, rows: List[Row]) -> Row:
         for row in rows:
             if row.kind in ("exercise", "stretch") and row.points_got:
                 row.points_got = 0
-                row.reason = "withheld: the integrity check failed" + (f"; {row.reason}" if row.reason else "")
+                row.reason = WITHHELD + "the integrity check failed" + (f"; {row.reason}" if row.reason else "")
     return Row(result.lesson or UNKNOWN, INTEGRITY, CHECK_KIND, result.status, None, None,
                reason=shorten(result.reason), measurement=result.measurement)
 
