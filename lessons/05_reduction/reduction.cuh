@@ -184,7 +184,8 @@ inline constexpr std::array<RowOpInfo, 7> kRowOps{{
     {RowOp::RowMin, "row_min", "min of each row"},
 }};
 
-/// The versions, in teaching order, with names and kinds.
+/// The versions, in teaching order, with their names (their kinds are in the enumerators' comments
+/// and the README).
 inline constexpr std::array<std::pair<RowVersion, std::string_view>, 3> kRowVersions{{
     {RowVersion::Global, "global"},
     {RowVersion::Shared, "shared"},
