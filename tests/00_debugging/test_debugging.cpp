@@ -6,7 +6,6 @@
 // the same buffers catch a launcher that replays or skips; bad arguments are refused. Test names
 // and points come from the grading table in lessons/00_debugging/README.md.
 #include <cstdint>
-#include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
@@ -21,12 +20,6 @@ namespace {
 
 using namespace course;
 using namespace course::lesson00;
-
-// Poisoned elements after the input and after the output; none under the sanitizers, whose
-// buffers end where the data ends, so that memcheck sees an access past the end.
-std::size_t guard_elements() {
-  return sanitize_mode() ? 0 : 64;
-}
 
 // 1 and 2 (a lone element, one pair), around a warp and a block of 256 (one off either way),
 // odd and even lengths (downsample's lone last element), multiples of the block (smooth's last
@@ -158,21 +151,16 @@ void launch(Variant variant, const float* d_in, T* d_out, std::size_t n) {
   }
 }
 
-// The buffers of one run: the input followed by its guard, poisoned (NaN), and the output
-// followed by its own.
+// The buffers of one run: @p input followed by its guard, poisoned (NaN), and the output
+// followed by its own. 64 poisoned elements after each, none under the sanitizers.
 template <class T>
 struct Buffers {
-  Buffers(Variant variant, std::size_t n)
-      : n(n),
+  Buffers(Variant variant, const std::vector<float>& input)
+      : n(input.size()),
         outputs(outputs_of(variant, n)),
-        guard(guard_elements()),
-        in(n + guard),
-        out(outputs + guard) {
-    in.fill_bytes(0xFF);
-  }
-  void upload(const std::vector<float>& input) {
-    CUDA_CHECK(cudaMemcpy(in.data(), input.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-  }
+        guard(guard_elements(64)),
+        in(upload_framed<float>(input, 0, guard)),
+        out(outputs + guard) {}
   std::size_t n;
   std::size_t outputs;
   std::size_t guard;
@@ -196,13 +184,9 @@ void run_and_check(Variant variant, Buffers<T>& buffers, const std::vector<float
   const std::span<const T> got(all.data(), buffers.outputs);
   COURSE_CHECK_MATCH(compare_exact<T>(got, expected_of<T>(variant, input), Extent{buffers.outputs}),
                      where);
-  if (buffers.guard != 0) {
-    std::vector<T> poisoned(buffers.guard);
-    std::memset(poisoned.data(), 0xFF, buffers.guard * sizeof(T));
-    CHECK_MESSAGE(
-        std::memcmp(all.data() + buffers.outputs, poisoned.data(), buffers.guard * sizeof(T)) == 0,
-        where << ": the kernel wrote past the end of the output");
-  }
+  if (buffers.guard != 0)
+    CHECK_MESSAGE(still_poisoned(std::span<const T>(all).subspan(buffers.outputs, buffers.guard)),
+                  where << ": the kernel wrote past the end of the output");
 }
 
 // Three calls on the same buffers: an input; the same with seven elements changed, the output
@@ -212,17 +196,15 @@ void run_and_check(Variant variant, Buffers<T>& buffers, const std::vector<float
 // the third. Each changed element changes sign, so that the count changes too (by an odd number).
 template <class T>
 void check_repeated(Variant variant, std::size_t n, std::uint64_t seed) {
-  Buffers<T> buffers(variant, n);
   auto input = pattern_floats(Pattern::Uniform, n, seed);
-  buffers.upload(input);
+  Buffers<T> buffers(variant, input);
   const std::string where = context(variant, n, "uniform", seed);
   run_and_check(variant, buffers, input, where + ", first of three calls on the same buffers");
   for (const std::size_t call : {std::size_t{2}, std::size_t{3}}) {
     for (std::size_t k = 0; k < 7; ++k) {
-      const std::size_t index = n / 4 + k * (n / 16) + (call - 2);
-      input[index] = input[index] > 0.0f ? -2.5f : 2.5f;
+      const std::size_t index = spread_element(n, k) + (call - 2);
+      change_element(input, buffers.in.data(), index, input[index] > 0.0f ? -2.5f : 2.5f);
     }
-    buffers.upload(input);
     run_and_check(variant, buffers, input,
                   where + (call == 2 ? ", second call, 7 input elements changed"
                                      : ", third call, 7 more changed, the output not poisoned"),
@@ -238,8 +220,7 @@ void check_correct_of(Variant variant) {
     for (const Input input : inputs_for(variant, n)) {
       const std::uint64_t seed = derive_seed(base, stream++);
       const auto values = make_input(input, n, seed);
-      Buffers<T> buffers(variant, n);
-      buffers.upload(values);
+      Buffers<T> buffers(variant, values);
       run_and_check(variant, buffers, values, context(variant, n, input_name(input), seed));
     }
   }

@@ -45,12 +45,8 @@ struct Offsets {
 };
 
 std::string offsets_text(Offsets offsets) {
-  std::string text;
-  if (offsets.x != 0)
-    text += ", x " + std::to_string(offsets.x) + " float(s) past 16-byte alignment";
-  if (offsets.y != 0)
-    text += ", y " + std::to_string(offsets.y) + " float(s) past 16-byte alignment";
-  return text;
+  return offset_text("x", offsets.x, "{} float(s) past 16-byte alignment") +
+         offset_text("y", offsets.y, "{} float(s) past 16-byte alignment");
 }
 
 // For x < 1024: sqrtf is correctly rounded, within half an ulp of its result below 32 (9.5e-7),
@@ -154,11 +150,8 @@ void check_calls_again(Poly how, int degree, int sets, std::size_t n, std::uint6
   run_poly(how, degree, sets, kDefaultBlock, buffers, x, other,
            where + ", called again with new coefficients");
   const auto changes = uniform_floats(8, derive_seed(seed, 3), -1.0f, 1.0f);
-  for (std::size_t k = 0; k < changes.size(); ++k) {
-    const std::size_t index = n / 4 + k * (n / 16);
-    x[index] = changes[k];
-    CUDA_CHECK(cudaMemcpy(buffers.x() + index, &changes[k], sizeof(float), cudaMemcpyHostToDevice));
-  }
+  for (std::size_t k = 0; k < changes.size(); ++k)
+    change_element(x, buffers.x(), spread_element(n, k), changes[k]);
   run_poly(how, degree, sets, kDefaultBlock, buffers, x, other,
            where + ", called again after 8 points changed");
 }
@@ -204,19 +197,10 @@ void check_poly_rung(Poly how) {
 // or work the timer does not see, earns nothing.
 SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
   Bench bench(BenchConfig{});
-  MeasureOptions options;
-  options.seed = derive_seed(base_seed(), 2000);
-  const Measurement rung = measure(bench.trial(variant), options);
-  SpeedSample sample;
-  sample.time_ms = rung.timing.median_ms;
-  sample.failure = rung.failure;
-  if (baseline && sample.failure.empty()) {
-    const Measurement base = measure(bench.trial(*baseline), options);
-    sample.speedup = base.timing.median_ms / sample.time_ms;
-    sample.baseline = name_of(*baseline);
-    if (!base.sound())
-      sample.failure = base.failure;
-  }
+  const MeasureOptions options = speed_options(2000);
+  SpeedSample sample = speed_sample(measure(bench.trial(variant), options));
+  if (baseline && sample.failure.empty())
+    add_speedup(sample, measure(bench.trial(*baseline), options), name_of(*baseline));
   if (!sample.failure.empty())
     return sample;
   if (variant == Variant::Table) {

@@ -2,7 +2,6 @@
 // speed graded as a ratio measured in this run, and the launcher's refusal of bad arguments. Test
 // names, thresholds and points come from the grading table in lessons/02_transpose/README.md.
 #include <cstdlib>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,7 +40,7 @@ std::vector<Shape> correctness_shapes() {
 
 // Poisoned floats after the output: a write there is a bug.
 std::size_t guard_floats() {
-  return sanitize_mode() ? 0 : 64;
+  return guard_elements(64);
 }
 
 // Where the buffers start: a float past the start of their allocation, or at it (cudaMalloc's
@@ -54,14 +53,11 @@ struct Offsets {
 
 std::string context(Variant variant, Shape shape, std::string_view input, std::uint64_t seed,
                     Offsets offsets) {
-  std::string where = std::string(name_of(variant)) + " " + std::to_string(shape.rows) + "x" +
-                      std::to_string(shape.cols) + " " + std::string(input) + " input, seed " +
-                      std::to_string(seed);
-  if (offsets.in != 0)
-    where += ", input " + std::to_string(offsets.in) + " float(s) past 16-byte alignment";
-  if (offsets.out != 0)
-    where += ", output " + std::to_string(offsets.out) + " float(s) past 16-byte alignment";
-  return where;
+  return std::string(name_of(variant)) + " " + std::to_string(shape.rows) + "x" +
+         std::to_string(shape.cols) + " " + std::string(input) + " input, seed " +
+         std::to_string(seed) +
+         offset_text("input", offsets.in, "{} float(s) past 16-byte alignment") +
+         offset_text("output", offsets.out, "{} float(s) past 16-byte alignment");
 }
 
 // What @p variant must produce from @p input.
@@ -110,13 +106,9 @@ void run_and_check(Variant variant, Shape shape, Buffers& buffers, const std::ve
   COURSE_CHECK_MATCH(
       compare_exact<float>(got, expected_of(variant, input, shape), extent_of(variant, shape)),
       where);
-  if (buffers.guard != 0) {
-    std::vector<float> poison(buffers.guard);
-    std::memset(poison.data(), 0xFF, buffers.guard * sizeof(float));
-    CHECK_MESSAGE(std::memcmp(all.data() + all.size() - buffers.guard, poison.data(),
-                              buffers.guard * sizeof(float)) == 0,
+  if (buffers.guard != 0)
+    CHECK_MESSAGE(still_poisoned(std::span<const float>(all).last(buffers.guard)),
                   where << ": the kernel wrote past the end of the output");
-  }
 }
 
 // Runs @p variant on one input and checks every output element and the guard after it.
@@ -139,12 +131,8 @@ void check_changed_input(Variant variant, Shape shape, std::uint64_t seed) {
   const std::string where = context(variant, shape, "uniform", seed, {});
   run_and_check(variant, shape, buffers, input, where);
   const auto changes = uniform_floats(8, derive_seed(seed, 1), 2.0f, 3.0f);  // outside [-1, 1)
-  for (std::size_t k = 0; k < changes.size(); ++k) {
-    const std::size_t index = buffers.count / 4 + k * (buffers.count / 16);
-    input[index] = changes[k];
-    CUDA_CHECK(
-        cudaMemcpy(buffers.in.data() + index, &changes[k], sizeof(float), cudaMemcpyHostToDevice));
-  }
+  for (std::size_t k = 0; k < changes.size(); ++k)
+    change_element(input, buffers.in.data(), spread_element(buffers.count, k), changes[k]);
   run_and_check(variant, shape, buffers, input,
                 where + ", called again after 8 input elements changed");
 }
@@ -181,19 +169,10 @@ constexpr Shape kSpeedShape{kBenchRows, kBenchCols};
 // stream and clock. A fast wrong answer, or work the timer does not see, earns nothing.
 SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
   Bench bench(kSpeedShape.rows, kSpeedShape.cols);
-  MeasureOptions options;
-  options.seed = derive_seed(base_seed(), 1000);
-  const Measurement rung = measure(bench.trial(variant), options);
-  SpeedSample sample;
-  sample.time_ms = rung.timing.median_ms;
-  sample.failure = rung.failure;
-  if (baseline && sample.failure.empty()) {
-    const Measurement base = measure(bench.trial(*baseline), options);
-    sample.speedup = base.timing.median_ms / sample.time_ms;
-    sample.baseline = name_of(*baseline);
-    if (!base.sound())
-      sample.failure = base.failure;
-  }
+  const MeasureOptions options = speed_options(1000);
+  SpeedSample sample = speed_sample(measure(bench.trial(variant), options));
+  if (baseline && sample.failure.empty())
+    add_speedup(sample, measure(bench.trial(*baseline), options), name_of(*baseline));
   if (sample.failure.empty())
     sample.share = gb_per_s(bench.bytes(), sample.time_ms) / ceilings::device_copy().value;
   sample.ceiling = "device copy";

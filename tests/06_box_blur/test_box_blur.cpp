@@ -60,10 +60,8 @@ void check_output(std::span<const float> got, std::span<const float> input, int 
 void check_kernel(Kernel kernel, std::size_t n, int radius, int block, std::uint64_t seed,
                   Offsets at = {}) {
   const auto input = uniform_floats(n, seed, 0.0f, 1.0f);
-  DeviceBuffer<float> d_in(n + at.in), d_out(n + at.out);
-  d_in.fill_bytes(0xFF);
-  CUDA_CHECK(
-      cudaMemcpy(d_in.data() + at.in, input.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  const auto d_in = upload_framed<float>(input, at.in, 0);
+  DeviceBuffer<float> d_out(n + at.out);
   d_out.poison();
   // On a stream of the test's own, synchronized alone: work that escapes it is not waited for.
   const Stream stream;
@@ -220,13 +218,20 @@ constexpr std::size_t kKernelSpeedSize = std::size_t{1} << 26;
 constexpr std::size_t kTripSize = std::size_t{16} << 20;  // the box-blur article's 16 M
 constexpr int kSpeedRadius = 8;
 
-MeasureOptions speed_options(std::uint64_t stream) {
-  MeasureOptions options;
-  options.seed = derive_seed(base_seed(), stream);
-  return options;
+// The sample of a rung measured as @p rung, against @p ceiling. Unlike course::speed_sample(),
+// a measurement that does not stand reports no time: this lesson's rows print 0 ms for it.
+SpeedSample standing_sample(const Measurement& rung, std::string ceiling) {
+  SpeedSample sample;
+  sample.failure = rung.failure;
+  sample.ceiling = std::move(ceiling);
+  if (sample.failure.empty())
+    sample.time_ms = rung.timing.median_ms;
+  return sample;
 }
 
-// Fills @p sample's speedup from the baseline's measurement, or its failure.
+// Fills @p sample's speedup from the baseline's measurement, or its failure. Unlike
+// course::add_speedup(), a baseline that does not stand is named in the failure, and leaves the
+// speedup unset.
 void compare_with(SpeedSample& sample, const Measurement& baseline, std::string_view name) {
   sample.baseline = name;
   if (!baseline.sound()) {
@@ -238,14 +243,10 @@ void compare_with(SpeedSample& sample, const Measurement& baseline, std::string_
 
 SpeedSample kernel_sample(Kernel kernel) {
   const std::size_t n = kKernelSpeedSize;
-  const Measurement rung =
-      measure_kernel(kernel, n, kSpeedRadius, kDefaultBlock, speed_options(4000));
-  SpeedSample sample;
-  sample.failure = rung.failure;
-  sample.ceiling = "device copy";
+  SpeedSample sample = standing_sample(
+      measure_kernel(kernel, n, kSpeedRadius, kDefaultBlock, speed_options(4000)), "device copy");
   if (!sample.failure.empty())
     return sample;
-  sample.time_ms = rung.timing.median_ms;
   sample.share = gb_per_s(blur_bytes(n), sample.time_ms) / ceilings::device_copy().value;
   compare_with(sample,
                measure_kernel(Kernel::Global, n, kSpeedRadius, kDefaultBlock, speed_options(4001)),
@@ -258,13 +259,11 @@ SpeedSample kernel_sample(Kernel kernel) {
 SpeedSample trip_sample(Memory memory, std::optional<Memory> baseline) {
   PipelineOptions options;
   options.radius = kSpeedRadius;
-  const Measurement rung = measure_trip(memory, kTripSize, options, speed_options(5000));
-  SpeedSample sample;
-  sample.failure = rung.failure;
-  sample.ceiling = "pinned copies both ways at once";
+  SpeedSample sample =
+      standing_sample(measure_trip(memory, kTripSize, options, speed_options(5000)),
+                      "pinned copies both ways at once");
   if (!sample.failure.empty())
     return sample;
-  sample.time_ms = rung.timing.median_ms;
   sample.share = gb_per_s(blur_bytes(kTripSize), sample.time_ms) /
                  ceilings::pinned_bidirectional(kTripSize * sizeof(float)).value;
   if (baseline)

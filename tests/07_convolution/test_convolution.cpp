@@ -4,7 +4,6 @@
 // points come from the grading table in lessons/07_convolution/README.md.
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -161,16 +160,10 @@ std::string context(Variant variant, const Case& c, std::uint64_t seed) {
          std::to_string(seed) + offset_text(c);
 }
 
-bool all_poison(std::span<const float> values) {
-  std::vector<float> poison(values.size());
-  std::memset(poison.data(), 0xFF, values.size_bytes());
-  return std::memcmp(values.data(), poison.data(), values.size_bytes()) == 0;
-}
-
 // The device buffers of one check: the input, and the output with its guards.
 struct Buffers {
   Buffers(const Case& c, std::size_t count)
-      : guard(sanitize_mode() ? 0 : kGuard),
+      : guard(guard_elements(kGuard)),
         in(count + c.in_offset),
         out(guard + c.out_offset + count + guard),
         out_at(guard + c.out_offset) {}
@@ -207,9 +200,9 @@ void run_and_check(Variant variant, const Case& c, const std::vector<float>& inp
           Extent{static_cast<std::size_t>(c.width), static_cast<std::size_t>(c.height)}),
       where);
   if (buffers.guard != 0) {
-    CHECK_MESSAGE(all_poison(everything.first(buffers.out_at)),
+    CHECK_MESSAGE(still_poisoned(everything.first(buffers.out_at)),
                   where << ": the kernel wrote before the start of the output");
-    CHECK_MESSAGE(all_poison(everything.last(buffers.guard)),
+    CHECK_MESSAGE(still_poisoned(everything.last(buffers.guard)),
                   where << ": the kernel wrote past the end of the output");
   }
 }
@@ -319,33 +312,16 @@ ConvolutionBench& speed_bench() {
   return bench;
 }
 
-// How the speed tests measure. Every timed launch is checked, and a speed row checks more
-// launches of its rung than the rung's correctness row makes: a launcher that works only for
-// as many calls as the correctness row makes is caught.
-MeasureOptions speed_options(Variant variant) {
-  MeasureOptions options;
-  options.seed = derive_seed(base_seed(), 1000);
-  const int correctness_calls = static_cast<int>(correctness_cases(variant).size()) + kRerunCalls;
-  options.repeats = std::max(options.repeats, correctness_calls);
-  return options;
-}
-
 // Times @p variant and @p baseline in this run with course::measure(), which checks every timed
-// output against the given basic rung: a fast wrong answer earns nothing.
+// output against the given basic rung: a fast wrong answer earns nothing. Each checks more
+// launches than @p variant's correctness row makes (speed_options_outlasting()).
 SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
   ConvolutionBench& bench = speed_bench();
-  const MeasureOptions options = speed_options(variant);
-  const Measurement rung = measure(bench.trial(variant), options);
-  SpeedSample sample;
-  sample.time_ms = rung.timing.median_ms;
-  sample.failure = rung.failure;
-  if (baseline && sample.failure.empty()) {
-    const Measurement base = measure(bench.trial(*baseline), options);
-    sample.speedup = base.timing.median_ms / sample.time_ms;
-    sample.baseline = name_of(*baseline);
-    if (!base.sound())
-      sample.failure = base.failure;
-  }
+  const MeasureOptions options = speed_options_outlasting(
+      1000, static_cast<int>(correctness_cases(variant).size()) + kRerunCalls);
+  SpeedSample sample = speed_sample(measure(bench.trial(variant), options));
+  if (baseline && sample.failure.empty())
+    add_speedup(sample, measure(bench.trial(*baseline), options), name_of(*baseline));
   // Effective bandwidth: each pixel read once and written once.
   if (sample.time_ms > 0)
     sample.share = gb_per_s(bench.bytes(), sample.time_ms) / ceilings::device_copy().value;

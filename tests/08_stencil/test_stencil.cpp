@@ -85,11 +85,10 @@ void check_field(std::span<const float> got, std::span<const double> expected,
 }
 
 // The kGuard floats before and after the output still hold the poison.
-void check_guards(const std::vector<float>& all, std::size_t offset, const std::string& where) {
-  std::vector<unsigned char> poison(kGuard * sizeof(float), 0xFF);
-  CHECK_MESSAGE(std::memcmp(all.data() + offset - kGuard, poison.data(), poison.size()) == 0,
+void check_guards(std::span<const float> all, std::size_t offset, const std::string& where) {
+  CHECK_MESSAGE(still_poisoned(all.subspan(offset - kGuard, kGuard)),
                 where << ": the kernel wrote before the start of the output");
-  CHECK_MESSAGE(std::memcmp(all.data() + all.size() - kGuard, poison.data(), poison.size()) == 0,
+  CHECK_MESSAGE(still_poisoned(all.last(kGuard)),
                 where << ": the kernel wrote past the end of the output");
 }
 
@@ -118,7 +117,7 @@ std::vector<float> make_input(Pattern pattern, std::size_t count, std::uint64_t 
 // sanitizers).
 struct Buffers {
   explicit Buffers(const Case& c)
-      : guard(sanitize_mode() ? 0 : kGuard),
+      : guard(guard_elements(kGuard)),
         in(c.grid.count() + c.in_shift),
         out(guard + c.out_shift + c.grid.count() + guard),
         out_at(guard + c.out_shift) {}
@@ -179,14 +178,13 @@ std::vector<Case> correctness_cases() {
   // (Under the sanitizers, smaller grids of the same kinds.)
   const Grid odd = sanitize_mode() ? Grid{31, 30, 33} : Grid{35, 65, 66};
   const Grid rows_of_4 = sanitize_mode() ? Grid{64, 31, 13} : Grid{64, 31, 130};
-  // (Alignment moves global accesses only: racecheck, which checks shared memory, skips these.)
-  if (sanitize_tool() == "racecheck")
-    return cases;
-  cases.push_back({odd, Pattern::Uniform, 1, 1});
-  for (const Grid g : {odd, rows_of_4}) {
-    cases.push_back({g, Pattern::Uniform, 1, 0});
-    cases.push_back({g, Pattern::Uniform, 0, 1});
-  }
+  const std::vector<Case> misaligned{{odd, Pattern::Uniform, 1, 1},
+                                     {odd, Pattern::Uniform, 1, 0},
+                                     {odd, Pattern::Uniform, 0, 1},
+                                     {rows_of_4, Pattern::Uniform, 1, 0},
+                                     {rows_of_4, Pattern::Uniform, 0, 1}};
+  for (const Case& c : none_under_racecheck(misaligned))
+    cases.push_back(c);
   return cases;
 }
 
@@ -226,34 +224,17 @@ StencilBench& speed_bench() {
   return bench;
 }
 
-// How the speed tests measure. Every timed launch is checked, and a speed row checks more
-// launches of its rung than the rung's correctness row makes: a launcher that works only for
-// as many calls as the correctness row makes is caught.
-MeasureOptions speed_options() {
-  MeasureOptions options;
-  options.seed = derive_seed(base_seed(), 1000);
-  const int correctness_calls = static_cast<int>(correctness_cases().size()) + kRerunCalls;
-  options.repeats = std::max(options.repeats, correctness_calls);
-  return options;
-}
-
 // Times @p variant and basic at 512^3 in this run with course::measure(), which checks every
-// timed output against the given basic rung: a fast wrong answer earns nothing. GB/s counts one
-// read and one write per point.
+// timed output against the given basic rung: a fast wrong answer earns nothing. Each checks more
+// launches than a correctness row makes (speed_options_outlasting()). GB/s counts one read and
+// one write per point.
 SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
   StencilBench& bench = speed_bench();
-  const MeasureOptions options = speed_options();
-  const Measurement rung = measure(bench.trial(variant), options);
-  SpeedSample sample;
-  sample.time_ms = rung.timing.median_ms;
-  sample.failure = rung.failure;
-  if (baseline && sample.failure.empty()) {
-    const Measurement base = measure(bench.trial(*baseline), options);
-    sample.speedup = base.timing.median_ms / sample.time_ms;
-    sample.baseline = name_of(*baseline);
-    if (!base.sound())
-      sample.failure = base.failure;
-  }
+  const MeasureOptions options =
+      speed_options_outlasting(1000, static_cast<int>(correctness_cases().size()) + kRerunCalls);
+  SpeedSample sample = speed_sample(measure(bench.trial(variant), options));
+  if (baseline && sample.failure.empty())
+    add_speedup(sample, measure(bench.trial(*baseline), options), name_of(*baseline));
   if (sample.time_ms > 0)
     sample.share = gb_per_s(bench.bytes(), sample.time_ms) / ceilings::device_copy().value;
   sample.ceiling = "device copy";

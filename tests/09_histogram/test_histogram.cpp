@@ -7,7 +7,6 @@
 // grading table in lessons/09_histogram/README.md.
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,12 +36,8 @@ std::string describe(Variant variant, std::size_t n, std::string_view input, std
                      const Placement& at) {
   return std::string(name_of(variant)) + " n " + std::to_string(n) + ", " + std::string(input) +
          " input, seed " + std::to_string(seed) + ", block " + std::to_string(at.block) +
-         (at.text_offset != 0 ? ", input starting " + std::to_string(at.text_offset) +
-                                    " bytes past a 16-byte boundary"
-                              : "") +
-         (at.bins_offset != 0 ? ", counts starting " + std::to_string(4 * at.bins_offset) +
-                                    " bytes past a 16-byte boundary"
-                              : "");
+         offset_text("input", at.text_offset, "starting {} bytes past a 16-byte boundary") +
+         offset_text("counts", 4 * at.bins_offset, "starting {} bytes past a 16-byte boundary");
 }
 
 // Runs @p variant on @p text placed as @p at says, with 'z' before it and 'a' after it; each
@@ -55,13 +50,11 @@ std::string describe(Variant variant, std::size_t n, std::string_view input, std
 void check_one(Variant variant, std::span<const unsigned char> text, const Placement& at,
                const std::string& where) {
   const std::size_t n = text.size();
-  const bool guarded = !sanitize_mode();
-  std::vector<unsigned char> framed(at.text_offset + n + (guarded ? kTrap : 0), 'a');
-  std::fill_n(framed.begin(), at.text_offset, 'z');
-  std::copy(text.begin(), text.end(), framed.begin() + static_cast<std::ptrdiff_t>(at.text_offset));
+  const std::vector<unsigned char> framed =
+      framed_by<unsigned char>(text, at.text_offset, 'z', guard_elements(kTrap), 'a');
   DeviceBuffer<unsigned char> d_text{std::span<const unsigned char>(framed)};
   const auto bins = static_cast<std::size_t>(bins_of(variant));
-  const std::size_t after = guarded ? kGuard : 0;
+  const std::size_t after = guard_elements(kGuard);
   DeviceBuffer<std::uint32_t> d_bins(at.bins_offset + bins + after);
   unsigned char* const text_at = n == 0 ? nullptr : d_text.data() + at.text_offset;
   std::uint32_t* const bins_at = d_bins.data() + at.bins_offset;
@@ -77,12 +70,10 @@ void check_one(Variant variant, std::span<const unsigned char> text, const Place
     const std::span<const std::uint32_t> got(all.data() + at.bins_offset, bins);
     COURSE_CHECK_MATCH(compare_exact<std::uint32_t>(got, expected, {bins}), where + ", " + which);
     COURSE_CHECK_UNCHANGED(text_at, uploaded, "d_text", where + ", " + which);
-    const std::vector<std::uint32_t> poison(std::max(at.bins_offset, after), 0xFFFFFFFFu);
-    CHECK_MESSAGE(
-        std::memcmp(all.data(), poison.data(), at.bins_offset * sizeof(std::uint32_t)) == 0,
-        where << ", " << which << ": the rung wrote before its " << bins << " counts");
-    CHECK_MESSAGE(std::memcmp(all.data() + at.bins_offset + bins, poison.data(),
-                              after * sizeof(std::uint32_t)) == 0,
+    const std::span<const std::uint32_t> everything(all);
+    CHECK_MESSAGE(still_poisoned(everything.first(at.bins_offset)),
+                  where << ", " << which << ": the rung wrote before its " << bins << " counts");
+    CHECK_MESSAGE(still_poisoned(everything.subspan(at.bins_offset + bins, after)),
                   where << ", " << which << ": the rung wrote past its " << bins << " counts");
   };
   const auto expected = histogram_reference(variant, text);
@@ -90,12 +81,14 @@ void check_one(Variant variant, std::span<const unsigned char> text, const Place
   run(expected, "second run");
   if (n == 0)
     return;
-  unsigned char& middle = uploaded[n / 2];
-  middle = middle >= 'a' && middle <= 'z' ? (middle <= 'm' ? 'z' : 'a') : 'q';  // another bin
-  CUDA_CHECK(cudaMemcpy(text_at + n / 2, &middle, 1, cudaMemcpyHostToDevice));
+  // The middle byte moves to another bin.
+  const unsigned char middle = uploaded[n / 2];
+  change_element(uploaded, text_at, n / 2,
+                 static_cast<unsigned char>(
+                     middle >= 'a' && middle <= 'z' ? (middle <= 'm' ? 'z' : 'a') : 'q'));
   run(histogram_reference(variant, uploaded),
       "third run, byte " + std::to_string(n / 2) + " changed to '" +
-          std::string(1, static_cast<char>(middle)) + "' in the same buffers");
+          std::string(1, static_cast<char>(uploaded[n / 2])) + "' in the same buffers");
 }
 
 // One block of 256 +- 1, a 16-byte vector +- 1, a warp +- 1, primes, 10^6 + 3.
@@ -196,13 +189,9 @@ HistogramBench& speed_bench() {
 // does not stand (wrong counts, work outside the timed stream) fails the test.
 SpeedSample sample_of(Variant variant, Input input, std::optional<Variant> baseline) {
   HistogramBench& bench = speed_bench();
-  MeasureOptions options;
-  options.seed = derive_seed(base_seed(), 1000);
-  const Measurement rung = measure(bench.trial(variant, input), options);
+  const MeasureOptions options = speed_options(1000);
+  SpeedSample sample = speed_sample(measure(bench.trial(variant, input), options));
   const int bins = bins_of(variant);
-  SpeedSample sample;
-  sample.time_ms = rung.timing.median_ms;
-  sample.failure = rung.failure;
   sample.ceiling =
       "CUB HistogramEven (" + std::to_string(bins) + " bins, " + std::string(name_of(input)) + ")";
   if (!sample.failure.empty())
@@ -210,13 +199,8 @@ SpeedSample sample_of(Variant variant, Input input, std::optional<Variant> basel
   // The ceiling on the bytes the rung was last timed on (the same kind of input).
   const auto ceiling = histogram_ceiling(bench.text(), kLarge, bins);
   sample.share = gb_per_s(static_cast<double>(kLarge), sample.time_ms) / ceiling.value;
-  if (baseline) {
-    const Measurement base = measure(bench.trial(*baseline, input), options);
-    sample.speedup = base.timing.median_ms / sample.time_ms;
-    sample.baseline = name_of(*baseline);
-    if (!base.sound())
-      sample.failure = base.failure;
-  }
+  if (baseline)
+    add_speedup(sample, measure(bench.trial(*baseline, input), options), name_of(*baseline));
   return sample;
 }
 

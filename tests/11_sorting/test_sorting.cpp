@@ -183,17 +183,15 @@ std::string describe(Frame frame) {
 class Framed {
  public:
   Framed(std::span<const std::uint32_t> contents, bool aligned)
-      : front_((sanitize_mode() ? 0 : kGuard) + (aligned ? 0 : 1)),
+      : front_(guard_elements(kGuard) + (aligned ? 0 : 1)),
         n_(contents.size()),
-        buffer_(front_ + n_ + (sanitize_mode() ? 0 : kGuard)) {
+        buffer_(front_ + n_ + guard_elements(kGuard)) {
     upload(contents);
   }
   // Writes @p contents (n elements) and the guards.
   void upload(std::span<const std::uint32_t> contents) {
-    std::vector<std::uint32_t> all(buffer_.size(), kBackGuard);
-    std::fill_n(all.begin(), front_, kFrontGuard);
-    std::copy(contents.begin(), contents.end(), all.begin() + static_cast<std::ptrdiff_t>(front_));
-    buffer_.upload(all);
+    buffer_.upload(
+        framed_by(contents, front_, kFrontGuard, buffer_.size() - front_ - n_, kBackGuard));
   }
   std::uint32_t* data() { return buffer_.data() + front_; }
   // The array and whether the guards are intact.
@@ -525,20 +523,12 @@ void check_correct(Variant variant) {
 SpeedSample sample_of(Variant variant, int log2n) {
   const std::size_t n = std::size_t{1} << log2n;
   SortBench bench({.batch = 1, .length = n});
-  MeasureOptions options;
-  options.seed = derive_seed(base_seed(), 1000);
-  const Measurement rung = measure(bench.trial(variant), options);
-  SpeedSample sample;
-  sample.time_ms = rung.timing.median_ms;
-  sample.failure = rung.failure;
-  sample.baseline = "thrust";
+  const MeasureOptions options = speed_options(1000);
+  SpeedSample sample = speed_sample(measure(bench.trial(variant), options));
   sample.ceiling = "CUB radix sort, 2^" + std::to_string(log2n) + " keys";
   if (!sample.failure.empty())
     return sample;
-  const Measurement baseline = measure(bench.trial(Variant::Thrust), options);
-  sample.speedup = baseline.timing.median_ms / sample.time_ms;
-  if (!baseline.sound())
-    sample.failure = baseline.failure;
+  add_speedup(sample, measure(bench.trial(Variant::Thrust), options), "thrust");
   const double gkeys_per_s = static_cast<double>(n) / (sample.time_ms * 1e6);
   sample.share = gkeys_per_s / ceilings::cub_radix_sort_keys(n).value;
   return sample;

@@ -83,6 +83,20 @@ template <class T>
   return names.empty() ? "" : ", " + names + " " + std::string(how);
 }
 
+/// The words for one buffer placed @p offset elements into its allocation, for a message: ""
+/// when @p offset is 0, else ", ", @p name, " " and @p how with its "{}" replaced by @p offset
+/// (e.g. offset_text("x", 1, "{} float(s) past 16-byte alignment") is ", x 1 float(s) past 16-byte
+/// alignment").
+[[nodiscard]] inline std::string offset_text(std::string_view name, std::size_t offset,
+                                             std::string_view how) {
+  if (offset == 0)
+    return "";
+  std::string words(how);
+  if (const auto at = words.find("{}"); at != std::string::npos)
+    words.replace(at, 2, std::to_string(offset));
+  return ", " + std::string(name) + " " + words;
+}
+
 /// Writes @p value into element @p index of both @p host (the values the check compares with)
 /// and @p device (the device copy of @p host, which the launcher reads), leaving every other
 /// element where it is. Two calls on the same buffers with one element changed in between catch
@@ -92,6 +106,13 @@ template <class T>
 void change_element(std::vector<T>& host, T* device, std::size_t index, T value) {
   host[index] = value;
   CUDA_CHECK(cudaMemcpy(device + index, &host[index], sizeof(T), cudaMemcpyHostToDevice));
+}
+
+/// Element @p i of the elements spread over the middle of an input of @p n elements that a check
+/// changes between two calls (change_element()): n/4 + i n/16, none near the start or the end,
+/// where a launcher that fingerprints its input by a few elements would look.
+[[nodiscard]] inline std::size_t spread_element(std::size_t n, std::size_t i) {
+  return n / 4 + i * (n / 16);
 }
 
 }  // namespace course
