@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "course/testing.hpp"
+#include "course/testing_inputs.hpp"
 #include "reduction.cuh"
 #include "reduction_bench.hpp"
 #include "reduction_cpu.hpp"
@@ -73,8 +74,8 @@ std::string describe(Variant variant, Op op, std::string_view type, std::size_t 
   return std::string(name_of(variant)) + " " + std::string(name_of(op)) + "<" + std::string(type) +
          "> n " + std::to_string(n) + ", " + std::string(input) + " input, seed " +
          std::to_string(seed) + ", block " + std::to_string(block) +
-         (at.in != 0 ? ", input starting " + std::to_string(at.in) + " elements in" : "") +
-         (at.out != 0 ? ", output starting " + std::to_string(at.out) + " elements in" : "");
+         offset_text("input", at.in, "starting {} elements in") +
+         offset_text("output", at.out, "starting {} elements in");
 }
 
 // Checks the one result @p got of reducing @p input with @p op.
@@ -106,12 +107,10 @@ template <class T>
 void check_one(Variant variant, Op op, std::span<const T> input, Offsets at, int block,
                const std::string& where) {
   const std::size_t n = input.size();
-  const std::size_t trap = sanitize_mode() ? 0 : kTrap;
-  const std::size_t guard = sanitize_mode() ? 0 : kGuard;
-  std::vector<T> framed(at.in + n + trap, trap_value<T>(op));
-  std::copy(input.begin(), input.end(), framed.begin() + static_cast<std::ptrdiff_t>(at.in));
+  const std::vector<T> framed =
+      framed_by(input, at.in, trap_value<T>(op), guard_elements(kTrap), trap_value<T>(op));
   DeviceBuffer<T> d_in{std::span<const T>(framed)};
-  DeviceBuffer<T> d_out(at.out + 1 + guard);
+  DeviceBuffer<T> d_out(at.out + 1 + guard_elements(kGuard));
   d_out.poison();
   reduce(variant, op, n == 0 ? nullptr : d_in.data() + at.in, d_out.data() + at.out, n, {}, block);
   CUDA_CHECK(cudaDeviceSynchronize());
@@ -119,15 +118,6 @@ void check_one(Variant variant, Op op, std::span<const T> input, Offsets at, int
   check_result<T>(op, input, std::span<const T>(all.data() + at.out, 1), where);
   check_untouched(all, at.out, 1, where);
   COURSE_CHECK_UNCHANGED(d_in.data() + at.in, input, "d_in", where);
-}
-
-// Uniform inputs of either type: ints in [-1000, 1000], floats in [-1, 1).
-template <class T>
-std::vector<T> uniform_input(std::size_t n, std::uint64_t seed) {
-  if constexpr (std::is_same_v<T, int>)
-    return uniform_ints(n, seed, -1000, 1000);
-  else
-    return pattern_floats(Pattern::Uniform, n, seed);
 }
 
 // The same buffers twice: one input, then the same input with one element changed (at a seeded
@@ -176,15 +166,9 @@ std::vector<std::size_t> correctness_sizes() {
 
 // The int inputs: uniform values small enough that no sum leaves int32, every element equal,
 // only negative values, and for max and min the extreme placed at the last index.
-std::vector<std::pair<std::string, std::vector<int>>> int_inputs(Op op, std::size_t n,
-                                                                 std::uint64_t seed) {
-  std::vector<std::pair<std::string, std::vector<int>>> inputs;
-  inputs.emplace_back("uniform [-1000, 1000]", uniform_ints(n, seed, -1000, 1000));
-  if (quick_mode())
-    return inputs;
-  inputs.emplace_back("all-equal", std::vector<int>(n, 7));
-  inputs.emplace_back("negative [-1000, -1]", uniform_ints(n, seed + 1, -1000, -1));
-  if (op != Op::Sum) {
+NamedInputs<int> int_inputs(Op op, std::size_t n, std::uint64_t seed) {
+  NamedInputs<int> inputs = basic_int_inputs(n, seed);
+  if (op != Op::Sum && !quick_mode()) {
     auto extreme = uniform_ints(n, seed + 2, -2147483647, 2147483646);
     extreme.back() = op == Op::Max ? 2147483647 : -2147483647 - 1;
     inputs.emplace_back("full range, extreme last", std::move(extreme));
@@ -192,14 +176,12 @@ std::vector<std::pair<std::string, std::vector<int>>> int_inputs(Op op, std::siz
   return inputs;
 }
 
-std::vector<std::pair<std::string, std::vector<float>>> float_inputs(Op op, std::size_t n,
-                                                                     std::uint64_t seed) {
-  std::vector<std::pair<std::string, std::vector<float>>> inputs;
-  inputs.emplace_back("uniform", pattern_floats(Pattern::Uniform, n, seed));
+// The float inputs: uniform, all-equal and large-magnitude, only negative values, and for max
+// and min the extreme placed at the last index.
+NamedInputs<float> float_inputs(Op op, std::size_t n, std::uint64_t seed) {
+  NamedInputs<float> inputs = basic_float_inputs(n, seed);
   if (quick_mode())
     return inputs;
-  inputs.emplace_back("all-equal", pattern_floats(Pattern::AllEqual, n, seed));
-  inputs.emplace_back("large-magnitude", pattern_floats(Pattern::LargeMagnitude, n, seed));
   inputs.emplace_back("negative [-2, -1)", uniform_floats(n, seed, -2.0f, -1.0f));
   if (op != Op::Sum) {
     auto extreme = pattern_floats(Pattern::Uniform, n, seed + 1);
@@ -316,7 +298,7 @@ void check_row_one(RowVersion version, RowOp op, Shape shape, std::uint64_t seed
   DeviceBuffer<float> d_a{std::span<const float>(a_placed)};
   DeviceBuffer<float> d_b{std::span<const float>(b_placed)};
   const std::size_t out_count = row_output_size(op, shape.rows, shape.cols);
-  DeviceBuffer<float> d_out(at.out + out_count + (sanitize_mode() ? 0 : kGuard));
+  DeviceBuffer<float> d_out(at.out + out_count + guard_elements(kGuard));
   d_out.poison();
   row_reduce(version, op, d_a.data() + at.a, op == RowOp::DotProduct ? d_b.data() + at.b : nullptr,
              d_out.data() + at.out, shape.rows, shape.cols);
@@ -369,27 +351,13 @@ void check_row_correct(RowVersion version) {
 
 constexpr std::size_t kSpeedSize = std::size_t{1} << 26;
 
-MeasureOptions speed_options(std::uint64_t stream) {
-  MeasureOptions options;
-  options.seed = derive_seed(base_seed(), stream);
-  return options;
-}
-
 // Times @p variant (and @p baseline, in the same run) on float sums of 2^26 elements; its share
 // of CUB's DeviceReduce::Sum over as many floats, measured in this process.
 SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
   ReductionBench<float> bench(Op::Sum, kSpeedSize);
-  const Measurement rung = measure(bench.trial(variant), speed_options(1000));
-  SpeedSample sample;
-  sample.time_ms = rung.timing.median_ms;
-  sample.failure = rung.failure;
-  if (baseline && sample.failure.empty()) {
-    const Measurement base = measure(bench.trial(*baseline), speed_options(1001));
-    sample.speedup = base.timing.median_ms / sample.time_ms;
-    sample.baseline = name_of(*baseline);
-    if (!base.sound())
-      sample.failure = base.failure;
-  }
+  SpeedSample sample = speed_sample(measure(bench.trial(variant), speed_options(1000)));
+  if (baseline && sample.failure.empty())
+    add_speedup(sample, measure(bench.trial(*baseline), speed_options(1001)), name_of(*baseline));
   if (sample.time_ms > 0)
     sample.share = gb_per_s(kSpeedSize * sizeof(float), sample.time_ms) /
                    ceilings::cub_reduce_sum(kSpeedSize).value;
@@ -402,17 +370,9 @@ SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
 SpeedSample sample_of_rows(RowVersion version, std::optional<RowVersion> baseline) {
   constexpr Shape kShape{32768, 2048};
   RowBench bench(RowOp::RowSum, kShape.rows, kShape.cols);
-  const Measurement rung = measure(bench.trial(version), speed_options(2000));
-  SpeedSample sample;
-  sample.time_ms = rung.timing.median_ms;
-  sample.failure = rung.failure;
-  if (baseline && sample.failure.empty()) {
-    const Measurement base = measure(bench.trial(*baseline), speed_options(2001));
-    sample.speedup = base.timing.median_ms / sample.time_ms;
-    sample.baseline = name_of(*baseline);
-    if (!base.sound())
-      sample.failure = base.failure;
-  }
+  SpeedSample sample = speed_sample(measure(bench.trial(version), speed_options(2000)));
+  if (baseline && sample.failure.empty())
+    add_speedup(sample, measure(bench.trial(*baseline), speed_options(2001)), name_of(*baseline));
   const std::size_t count = static_cast<std::size_t>(kShape.rows) * kShape.cols;
   if (sample.time_ms > 0)
     sample.share = gb_per_s(count * sizeof(float), sample.time_ms) / ceilings::device_copy().value;

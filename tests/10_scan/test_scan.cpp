@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "course/testing.hpp"
+#include "course/testing_inputs.hpp"
 #include "scan.cuh"
 #include "scan_bench.hpp"
 #include "scan_cpu.hpp"
@@ -43,9 +44,8 @@ std::string describe(Variant variant, ScanKind kind, std::string_view type, std:
   return std::string(name_of(variant)) + " " + std::string(name_of(kind)) + "<" +
          std::string(type) + "> n " + std::to_string(n) + ", " + std::string(input) +
          " input, seed " + std::to_string(seed) + ", block " + std::to_string(c.block) +
-         (c.offset != 0 ? ", input starting " + std::to_string(c.offset) + " elements in" : "") +
-         (c.out_offset != 0 ? ", output starting " + std::to_string(c.out_offset) + " elements in"
-                            : "") +
+         offset_text("input", c.offset, "starting {} elements in") +
+         offset_text("output", c.out_offset, "starting {} elements in") +
          (c.in_place ? ", in place" : "");
 }
 
@@ -72,12 +72,11 @@ template <class T>
 void check_one(Variant variant, ScanKind kind, std::span<const T> input, const Case& c,
                const std::string& where) {
   const std::size_t n = input.size();
-  const bool guarded = !sanitize_mode();
-  const std::size_t guard = guarded ? kGuard : 0;
+  const std::size_t guard = guard_elements(kGuard);
   const std::size_t start = kFront + c.offset;
   std::vector<T> values(input.begin(), input.end());
-  std::vector<T> framed(start + n + (guarded ? kTrap : 0), trap_value<T>());
-  std::copy(values.begin(), values.end(), framed.begin() + static_cast<std::ptrdiff_t>(start));
+  std::vector<T> framed =
+      framed_by(input, start, trap_value<T>(), guard_elements(kTrap), trap_value<T>());
   if (c.in_place) {
     // The output is the input: the guard is the poisoned stretch right after it.
     std::memset(framed.data() + start + n, 0xFF, guard * sizeof(T));
@@ -85,8 +84,6 @@ void check_one(Variant variant, ScanKind kind, std::span<const T> input, const C
   DeviceBuffer<T> d_in{std::span<const T>(framed)};
   DeviceBuffer<T> d_out(c.in_place ? 0 : c.out_offset + n + guard);
   T* const out = c.in_place ? d_in.data() + start : d_out.data() + c.out_offset;
-  std::vector<T> poison(std::max({guard, c.out_offset, std::size_t{1}}));
-  std::memset(poison.data(), 0xFF, poison.size() * sizeof(T));
 
   auto run = [&](const std::string& which) {
     if (!c.in_place) {
@@ -105,10 +102,10 @@ void check_one(Variant variant, ScanKind kind, std::span<const T> input, const C
     const T* const got = c.in_place ? all.data() : all.data() + c.out_offset;
     COURSE_CHECK_MATCH(compare_scan<T>(variant, kind, values, std::span<const T>(got, n), c.block),
                        where + which);
-    CHECK_MESSAGE(std::memcmp(got + n, poison.data(), guard * sizeof(T)) == 0,
+    CHECK_MESSAGE(still_poisoned(std::span<const T>(got + n, guard)),
                   where << which << ": the rung wrote past the end of its output");
     if (!c.in_place) {
-      CHECK_MESSAGE(std::memcmp(all.data(), poison.data(), c.out_offset * sizeof(T)) == 0,
+      CHECK_MESSAGE(still_poisoned(std::span<const T>(all).first(c.out_offset)),
                     where << which << ": the rung wrote before the start of its output");
       // Out of place the input is const: it, and the trap values around it, must be exactly
       // as uploaded (a rung that scans right but uses its input as scratch breaks the caller's
@@ -126,10 +123,9 @@ void check_one(Variant variant, ScanKind kind, std::span<const T> input, const C
   if (c.in_place || n > (std::size_t{1} << 21))
     return;
   const std::size_t middle = n / 2;
-  values[middle] += values[middle] < T{0} ? T{1} : T{-1};
+  change_element(values, d_in.data() + start, middle,
+                 static_cast<T>(values[middle] + (values[middle] < T{0} ? T{1} : T{-1})));
   framed[start + middle] = values[middle];
-  CUDA_CHECK(
-      cudaMemcpy(d_in.data() + start + middle, &values[middle], sizeof(T), cudaMemcpyHostToDevice));
   run(", second run with element " + std::to_string(middle) + " of the input changed");
 }
 
@@ -153,35 +149,12 @@ std::vector<std::size_t> correctness_sizes(Variant variant) {
   return sizes;
 }
 
-std::vector<std::pair<std::string, std::vector<int>>> int_inputs(std::size_t n,
-                                                                 std::uint64_t seed) {
-  std::vector<std::pair<std::string, std::vector<int>>> inputs;
-  inputs.emplace_back("uniform [-1000, 1000]", uniform_ints(n, seed, -1000, 1000));
-  if (quick_mode())
-    return inputs;
-  inputs.emplace_back("all-equal", std::vector<int>(n, 7));
-  inputs.emplace_back("negative [-1000, -1]", uniform_ints(n, seed + 1, -1000, -1));
+// The float inputs: uniform, all-equal and large-magnitude, and only positive values.
+NamedInputs<float> float_inputs(std::size_t n, std::uint64_t seed) {
+  NamedInputs<float> inputs = basic_float_inputs(n, seed);
+  if (!quick_mode())
+    inputs.emplace_back("positive [1, 2)", uniform_floats(n, seed + 1, 1.0f, 2.0f));
   return inputs;
-}
-
-std::vector<std::pair<std::string, std::vector<float>>> float_inputs(std::size_t n,
-                                                                     std::uint64_t seed) {
-  std::vector<std::pair<std::string, std::vector<float>>> inputs;
-  inputs.emplace_back("uniform", pattern_floats(Pattern::Uniform, n, seed));
-  if (quick_mode())
-    return inputs;
-  inputs.emplace_back("all-equal", pattern_floats(Pattern::AllEqual, n, seed));
-  inputs.emplace_back("large-magnitude", pattern_floats(Pattern::LargeMagnitude, n, seed));
-  inputs.emplace_back("positive [1, 2)", uniform_floats(n, seed + 1, 1.0f, 2.0f));
-  return inputs;
-}
-
-template <class T>
-std::vector<T> uniform_input(std::size_t n, std::uint64_t seed) {
-  if constexpr (std::is_same_v<T, int>)
-    return uniform_ints(n, seed, -1000, 1000);
-  else
-    return pattern_floats(Pattern::Uniform, n, seed);
 }
 
 template <class T>
@@ -194,17 +167,14 @@ void check_type(Variant variant, std::string_view type, std::uint64_t base, std:
       scan(variant, kind, static_cast<const T*>(nullptr), static_cast<T*>(nullptr), 0);
       scan(variant, kind, d_out.data(), d_out.data() + 1, 0);
       CUDA_CHECK(cudaDeviceSynchronize());
-      const auto all = d_out.to_host();
-      std::vector<T> poison(kGuard);
-      std::memset(poison.data(), 0xFF, kGuard * sizeof(T));
-      CHECK_MESSAGE(std::memcmp(all.data(), poison.data(), kGuard * sizeof(T)) == 0,
-                    name_of(variant)
-                        << " " << kind_name << "<" << type << "> n 0: the rung wrote something");
+      const bool untouched = still_poisoned<T>(d_out.to_host());
+      CHECK_MESSAGE(untouched, name_of(variant) << " " << kind_name << "<" << type
+                                                << "> n 0: the rung wrote something");
     }
     for (const std::size_t n : correctness_sizes(variant)) {
       const std::uint64_t seed = derive_seed(base, stream++);
       if constexpr (std::is_same_v<T, int>) {
-        for (const auto& [name, input] : int_inputs(n, seed))
+        for (const auto& [name, input] : basic_int_inputs(n, seed))
           check_one<T>(variant, kind, input, {}, describe(variant, kind, type, n, name, seed, {}));
       } else {
         for (const auto& [name, input] : float_inputs(n, seed))
@@ -294,24 +264,16 @@ ScanBench<float>& speed_bench() {
 // do a segmented scan of the same input: the same bytes moved, so their times compare.
 SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
   ScanBench<float>& bench = speed_bench();
-  MeasureOptions options;
-  options.seed = derive_seed(base_seed(), 1000);
-  const Measurement rung = measure(bench.trial(variant, ScanKind::Inclusive), options);
-  SpeedSample sample;
-  sample.time_ms = rung.timing.median_ms;
-  sample.failure = rung.failure;
+  const MeasureOptions options = speed_options(1000);
+  SpeedSample sample = speed_sample(measure(bench.trial(variant, ScanKind::Inclusive), options));
   sample.ceiling = "CUB DeviceScan::InclusiveSum";
   if (!sample.failure.empty())
     return sample;
   sample.share = gb_per_s(8.0 * static_cast<double>(kSpeedSize), sample.time_ms) /
                  ceilings::cub_inclusive_sum(kSpeedSize).value;
-  if (baseline) {
-    const Measurement base = measure(bench.trial(*baseline, ScanKind::Inclusive), options);
-    sample.speedup = base.timing.median_ms / sample.time_ms;
-    sample.baseline = name_of(*baseline);
-    if (!base.sound())
-      sample.failure = base.failure;
-  }
+  if (baseline)
+    add_speedup(sample, measure(bench.trial(*baseline, ScanKind::Inclusive), options),
+                name_of(*baseline));
   return sample;
 }
 
