@@ -260,10 +260,7 @@ TEST_CASE("table.correct") {
   }
 }
 
-TEST_CASE("table.share") {
-  COURSE_CHECK_SPEED("table.share", Graded::Share,
-                     [] { return sample_of(Variant::Table, std::nullopt); });
-}
+COURSE_SPEED_TEST("table.share", Graded::Share, sample_of(Variant::Table, std::nullopt));
 
 TEST_CASE("poly_global.correct") {
   check_poly_rung(Poly::Global);
@@ -275,14 +272,10 @@ TEST_CASE("poly_constant_divergent.correct") {
   check_poly_rung(Poly::Divergent);
 }
 
-TEST_CASE("poly_constant.speed") {
-  COURSE_CHECK_SPEED("poly_constant.speed", Graded::Speedup,
-                     [] { return sample_of(Variant::PolyConstant, Variant::PolyGlobal); });
-}
-TEST_CASE("poly_constant.share") {
-  COURSE_CHECK_SPEED("poly_constant.share", Graded::Share,
-                     [] { return sample_of(Variant::PolyConstant, std::nullopt); });
-}
+COURSE_SPEED_TEST("poly_constant.speed", Graded::Speedup,
+                  sample_of(Variant::PolyConstant, Variant::PolyGlobal));
+COURSE_SPEED_TEST("poly_constant.share", Graded::Share,
+                  sample_of(Variant::PolyConstant, std::nullopt));
 
 TEST_CASE("readback.correct") {
   const std::uint64_t seed = derive_seed(base_seed(), 3000);

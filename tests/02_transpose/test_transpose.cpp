@@ -200,26 +200,16 @@ TEST_CASE("vectorized.correct") {
   check_correct(Variant::Vectorized);
 }
 
-TEST_CASE("tiled.speed") {
-  COURSE_CHECK_SPEED("tiled.speed", Graded::Share, [] {
-    return sample_of(Variant::Tiled, unless_in_baseline_process(Variant::Naive));
-  });
-}
-TEST_CASE("padded.speed") {
-  // tiled is the student's too: its time comes from its own row, run in a process of its own,
-  // where nothing tells the student's code that it serves as a baseline.
-  COURSE_CHECK_SPEED("padded.speed", Graded::Speedup, [] {
-    return speedup_over_row_apart(sample_of(Variant::Padded, std::nullopt), "tiled.speed", "tiled");
-  });
-}
-TEST_CASE("coarsened.speed") {
-  COURSE_CHECK_SPEED("coarsened.speed", Graded::Share,
-                     [] { return sample_of(Variant::Coarsened, Variant::Naive); });
-}
-TEST_CASE("vectorized.speed") {
-  COURSE_CHECK_SPEED("vectorized.speed", Graded::Share,
-                     [] { return sample_of(Variant::Vectorized, Variant::Naive); });
-}
+COURSE_SPEED_TEST("tiled.speed", Graded::Share,
+                  sample_of(Variant::Tiled, unless_in_baseline_process(Variant::Naive)));
+// tiled is the student's too: its time comes from its own row, run in a process of its own,
+// where nothing tells the student's code that it serves as a baseline.
+COURSE_SPEED_TEST("padded.speed", Graded::Speedup,
+                  speedup_over_row_apart(sample_of(Variant::Padded, std::nullopt), "tiled.speed",
+                                         "tiled"));
+COURSE_SPEED_TEST("coarsened.speed", Graded::Share, sample_of(Variant::Coarsened, Variant::Naive));
+COURSE_SPEED_TEST("vectorized.speed", Graded::Share,
+                  sample_of(Variant::Vectorized, Variant::Naive));
 
 // Runs without a GPU: every check happens before the launcher touches the device.
 TEST_CASE("launcher.bad_arguments") {

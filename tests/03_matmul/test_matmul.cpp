@@ -57,11 +57,6 @@ std::string_view to_string(Input input) {
   return input == Input::Uniform ? "uniform" : "lab-report";
 }
 
-// Poisoned floats after each buffer: a write there is a bug, a read a NaN.
-std::size_t guard() {
-  return guard_elements(64);
-}
-
 // Where each buffer starts, in floats: 1 puts it one float past a 16-byte boundary, where no
 // float4 access is possible.
 using Offsets = ProductOffsets;
@@ -101,11 +96,11 @@ void check_one(Rung rung, Shape shape, Input input, std::uint64_t seed, Offsets 
                                          : lab_report_matrix_a(m, k);
   const auto b = input == Input::Uniform ? uniform_floats(b_count, derive_seed(seed, 1))
                                          : lab_report_matrix_b(k, n);
-  // A and B each followed by guard() floats of NaN: a kernel that reads past their end computes
-  // with NaN.
-  const auto d_a = upload_framed<float>(a, offsets.a, guard());
-  const auto d_b = upload_framed<float>(b, offsets.b, guard());
-  DeviceBuffer<float> d_c(std::max<std::size_t>(1, offsets.c + c_count + guard()));
+  // A and B each followed by product_guard() floats of NaN: a kernel that reads past their end
+  // computes with NaN.
+  const auto d_a = upload_framed<float>(a, offsets.a, product_guard());
+  const auto d_b = upload_framed<float>(b, offsets.b, product_guard());
+  DeviceBuffer<float> d_c(std::max<std::size_t>(1, offsets.c + c_count + product_guard()));
   d_c.poison();  // NaN in C, before it and after it: an element never written cannot pass
   const float* a_at = d_a.data() + offsets.a;
   const float* b_at = d_b.data() + offsets.b;
@@ -131,7 +126,7 @@ void check_one(Rung rung, Shape shape, Input input, std::uint64_t seed, Offsets 
                                        expected, bound, {std::size_t(n), std::size_t(m)}),
                        where + ", against matmul_cpu.hpp");
   }
-  check_guards_of_c(all, offsets.c, c_count, guard(), where);
+  check_guards_of_c(all, offsets.c, c_count, product_guard(), where);
 }
 
 // Moves @p value by 1 towards 0: a different element, still in [-1, 1).
@@ -147,9 +142,9 @@ void check_changed_input(Rung rung, std::uint64_t seed) {
   const auto [m, n, k] = shape;
   auto a = uniform_floats(std::size_t(m) * k, derive_seed(seed, 0));
   auto b = uniform_floats(std::size_t(k) * n, derive_seed(seed, 1));
-  auto d_a = upload_framed<float>(a, 0, guard());
-  auto d_b = upload_framed<float>(b, 0, guard());
-  DeviceBuffer<float> d_c(std::size_t(m) * n + guard());
+  auto d_a = upload_framed<float>(a, 0, product_guard());
+  auto d_b = upload_framed<float>(b, 0, product_guard());
+  DeviceBuffer<float> d_c(std::size_t(m) * n + product_guard());
   auto run_and_check = [&](const std::string& what) {
     d_c.poison();
     run(rung, d_a.data(), d_b.data(), d_c.data(), shape);
@@ -244,21 +239,10 @@ TEST_CASE("warptiled.correct") {
   check_correct(Variant::Warptiled);
 }
 
-TEST_CASE("tiled.speed") {
-  COURSE_CHECK_SPEED("tiled.speed", Graded::Share, [] { return sample_of(Variant::Tiled); });
-}
-TEST_CASE("register_1d.speed") {
-  COURSE_CHECK_SPEED("register_1d.speed", Graded::Share,
-                     [] { return sample_of(Variant::Register1d); });
-}
-TEST_CASE("register_2d.speed") {
-  COURSE_CHECK_SPEED("register_2d.speed", Graded::Share,
-                     [] { return sample_of(Variant::Register2d); });
-}
-TEST_CASE("warptiled.speed") {
-  COURSE_CHECK_SPEED("warptiled.speed", Graded::Share,
-                     [] { return sample_of(Variant::Warptiled); });
-}
+COURSE_SPEED_TEST("tiled.speed", Graded::Share, sample_of(Variant::Tiled));
+COURSE_SPEED_TEST("register_1d.speed", Graded::Share, sample_of(Variant::Register1d));
+COURSE_SPEED_TEST("register_2d.speed", Graded::Share, sample_of(Variant::Register2d));
+COURSE_SPEED_TEST("warptiled.speed", Graded::Share, sample_of(Variant::Warptiled));
 
 // Runs without a GPU: every check happens before the launcher touches the device.
 TEST_CASE("launcher.bad_arguments") {

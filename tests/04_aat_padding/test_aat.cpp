@@ -28,11 +28,6 @@ struct Shape {
 
 constexpr int kSpeedN = 4096;  // the demo's default n = k
 
-// Poisoned floats after C: a write there is a bug.
-std::size_t guard() {
-  return guard_elements(64);
-}
-
 // Where each buffer starts, in floats: 1 puts it one float past a 16-byte boundary, where no
 // float4 access is possible.
 struct Offsets {
@@ -117,7 +112,7 @@ void check_one(Variant variant, Shape shape, Pattern pattern, std::uint64_t seed
   DeviceBuffer<float> d_a(a_count + offsets.a);  // ends where A ends: no guard needed to read past
   CUDA_CHECK(cudaMemcpy(d_a.data() + offsets.a, input.data(), a_count * sizeof(float),
                         cudaMemcpyHostToDevice));
-  DeviceBuffer<float> d_c(c_count + offsets.c + guard());
+  DeviceBuffer<float> d_c(c_count + offsets.c + product_guard());
   d_c.poison();
   const float* a_at = d_a.data() + offsets.a;
   float* c_at = d_c.data() + offsets.c;
@@ -132,7 +127,7 @@ void check_one(Variant variant, Shape shape, Pattern pattern, std::uint64_t seed
   COURSE_CHECK_UNCHANGED(a_at, input, "A", where);
   COURSE_CHECK_MATCH(check_product(input, a_at, c_at, got, shape, seed), where);
   COURSE_CHECK_MATCH(check_symmetric(got, shape.n), where + ", C against its transpose");
-  check_guards_of_c(all, offsets.c, c_count, guard(), where);
+  check_guards_of_c(all, offsets.c, c_count, product_guard(), where);
 }
 
 // k = 0: C is the zero matrix, and A (null here) is never read.
@@ -245,27 +240,18 @@ TEST_CASE("register_tiled.correct") {
   check_correct(Variant::RegisterTiled);
 }
 
-TEST_CASE("tiled_padded.speed") {
-  COURSE_CHECK_SPEED("tiled_padded.speed", Graded::Speedup, [] {
-    return sample_of(Variant::TiledPadded, unless_in_baseline_process(Variant::TiledUnpadded));
-  });
-}
-TEST_CASE("transposed_store.speed") {
-  COURSE_CHECK_SPEED("transposed_store.speed", Graded::Speedup,
-                     [] { return sample_of(Variant::TransposedStore, Variant::TiledUnpadded); });
-}
-TEST_CASE("symmetric.speed") {
-  // tiled_padded is the student's too: its time comes from its own row, run in a process of its
-  // own, where nothing tells the student's code that it serves as a baseline.
-  COURSE_CHECK_SPEED("symmetric.speed", Graded::Speedup, [] {
-    return speedup_over_row_apart(sample_of(Variant::Symmetric, std::nullopt), "tiled_padded.speed",
-                                  "tiled_padded");
-  });
-}
-TEST_CASE("register_tiled.speed") {
-  COURSE_CHECK_SPEED("register_tiled.speed", Graded::Share,
-                     [] { return sample_of(Variant::RegisterTiled, std::nullopt); });
-}
+COURSE_SPEED_TEST("tiled_padded.speed", Graded::Speedup,
+                  sample_of(Variant::TiledPadded,
+                            unless_in_baseline_process(Variant::TiledUnpadded)));
+COURSE_SPEED_TEST("transposed_store.speed", Graded::Speedup,
+                  sample_of(Variant::TransposedStore, Variant::TiledUnpadded));
+// tiled_padded is the student's too: its time comes from its own row, run in a process of its
+// own, where nothing tells the student's code that it serves as a baseline.
+COURSE_SPEED_TEST("symmetric.speed", Graded::Speedup,
+                  speedup_over_row_apart(sample_of(Variant::Symmetric, std::nullopt),
+                                         "tiled_padded.speed", "tiled_padded"));
+COURSE_SPEED_TEST("register_tiled.speed", Graded::Share,
+                  sample_of(Variant::RegisterTiled, std::nullopt));
 
 // Runs without a GPU: every check happens before the launcher touches the device.
 TEST_CASE("launcher.bad_arguments") {

@@ -407,43 +407,24 @@ TEST_CASE("vectorized.correct") {
   check_correct(Variant::Vectorized);
 }
 
-TEST_CASE("interleaved_strided.speed") {
-  COURSE_CHECK_SPEED("interleaved_strided.speed", Graded::Speedup, [] {
-    return sample_of(Variant::InterleavedStrided, Variant::InterleavedDivergent);
-  });
-}
-TEST_CASE("sequential.speed") {
-  COURSE_CHECK_SPEED("sequential.speed", Graded::Speedup, [] {
-    return sample_of(Variant::Sequential,
-                     unless_in_baseline_process(Variant::InterleavedDivergent));
-  });
-}
-TEST_CASE("first_add_on_load.speed") {
-  // sequential is the student's too: its time comes from its own row, run in a process of its
-  // own, where nothing tells the student's code that it serves as a baseline.
-  COURSE_CHECK_SPEED("first_add_on_load.speed", Graded::Speedup, [] {
-    return speedup_over_row_apart(sample_of(Variant::FirstAddOnLoad, std::nullopt),
-                                  "sequential.speed", "sequential");
-  });
-}
-TEST_CASE("unrolled_warp.speed") {
-  COURSE_CHECK_SPEED("unrolled_warp.speed", Graded::Share, [] {
-    return sample_of(Variant::UnrolledWarp, Variant::InterleavedDivergent);
-  });
-}
-TEST_CASE("coarsened_atomic.speed") {
-  COURSE_CHECK_SPEED("coarsened_atomic.speed", Graded::Share, [] {
-    return sample_of(Variant::CoarsenedAtomic, Variant::InterleavedDivergent);
-  });
-}
-TEST_CASE("warp_shuffle.speed") {
-  COURSE_CHECK_SPEED("warp_shuffle.speed", Graded::Share,
-                     [] { return sample_of(Variant::WarpShuffle, Variant::InterleavedDivergent); });
-}
-TEST_CASE("vectorized.speed") {
-  COURSE_CHECK_SPEED("vectorized.speed", Graded::Share,
-                     [] { return sample_of(Variant::Vectorized, Variant::InterleavedDivergent); });
-}
+COURSE_SPEED_TEST("interleaved_strided.speed", Graded::Speedup,
+                  sample_of(Variant::InterleavedStrided, Variant::InterleavedDivergent));
+COURSE_SPEED_TEST("sequential.speed", Graded::Speedup,
+                  sample_of(Variant::Sequential,
+                            unless_in_baseline_process(Variant::InterleavedDivergent)));
+// sequential is the student's too: its time comes from its own row, run in a process of its
+// own, where nothing tells the student's code that it serves as a baseline.
+COURSE_SPEED_TEST("first_add_on_load.speed", Graded::Speedup,
+                  speedup_over_row_apart(sample_of(Variant::FirstAddOnLoad, std::nullopt),
+                                         "sequential.speed", "sequential"));
+COURSE_SPEED_TEST("unrolled_warp.speed", Graded::Share,
+                  sample_of(Variant::UnrolledWarp, Variant::InterleavedDivergent));
+COURSE_SPEED_TEST("coarsened_atomic.speed", Graded::Share,
+                  sample_of(Variant::CoarsenedAtomic, Variant::InterleavedDivergent));
+COURSE_SPEED_TEST("warp_shuffle.speed", Graded::Share,
+                  sample_of(Variant::WarpShuffle, Variant::InterleavedDivergent));
+COURSE_SPEED_TEST("vectorized.speed", Graded::Share,
+                  sample_of(Variant::Vectorized, Variant::InterleavedDivergent));
 
 TEST_CASE("row_global.correct") {
   check_row_correct(RowVersion::Global);
@@ -454,18 +435,13 @@ TEST_CASE("row_shared.correct") {
 TEST_CASE("row_shared_padded.correct") {
   check_row_correct(RowVersion::SharedPadded);
 }
-TEST_CASE("row_shared.speed") {
-  COURSE_CHECK_SPEED("row_shared.speed", Graded::Share,
-                     [] { return sample_of_rows(RowVersion::Shared, std::nullopt); });
-}
-TEST_CASE("row_shared_padded.speed") {
-  // shared is the student's too: its time comes from its own row, run in a process of its own,
-  // where nothing tells the student's code that it serves as a baseline.
-  COURSE_CHECK_SPEED("row_shared_padded.speed", Graded::Speedup, [] {
-    return speedup_over_row_apart(sample_of_rows(RowVersion::SharedPadded, std::nullopt),
-                                  "row_shared.speed", "shared");
-  });
-}
+COURSE_SPEED_TEST("row_shared.speed", Graded::Share,
+                  sample_of_rows(RowVersion::Shared, std::nullopt));
+// shared is the student's too: its time comes from its own row, run in a process of its own,
+// where nothing tells the student's code that it serves as a baseline.
+COURSE_SPEED_TEST("row_shared_padded.speed", Graded::Speedup,
+                  speedup_over_row_apart(sample_of_rows(RowVersion::SharedPadded, std::nullopt),
+                                         "row_shared.speed", "shared"));
 
 // Runs without a GPU: every check happens before the launcher touches the device.
 TEST_CASE("launcher.bad_arguments") {

@@ -284,14 +284,8 @@ TEST_CASE("sliding_window.correct") {
   check_kernel_rung(Kernel::SlidingWindow);
 }
 
-TEST_CASE("shared_halo.speed") {
-  COURSE_CHECK_SPEED("shared_halo.speed", Graded::Share,
-                     [] { return kernel_sample(Kernel::SharedHalo); });
-}
-TEST_CASE("sliding_window.speed") {
-  COURSE_CHECK_SPEED("sliding_window.speed", Graded::Share,
-                     [] { return kernel_sample(Kernel::SlidingWindow); });
-}
+COURSE_SPEED_TEST("shared_halo.speed", Graded::Share, kernel_sample(Kernel::SharedHalo));
+COURSE_SPEED_TEST("sliding_window.speed", Graded::Share, kernel_sample(Kernel::SlidingWindow));
 
 TEST_CASE("pageable.correct") {
   check_memory_rung(Memory::Pageable);
@@ -309,19 +303,13 @@ TEST_CASE("streams.correct") {
   check_memory_rung(Memory::Streams);
 }
 
-TEST_CASE("pinned.speed") {
-  COURSE_CHECK_SPEED("pinned.speed", Graded::Speedup, [] {
-    return trip_sample(Memory::Pinned, unless_in_baseline_process(Memory::Pageable));
-  });
-}
-TEST_CASE("streams.speed") {
-  // pinned is the student's too: its time comes from its own row, run in a process of its own,
-  // where nothing tells the student's code that it serves as a baseline.
-  COURSE_CHECK_SPEED("streams.speed", Graded::Speedup, [] {
-    return speedup_over_row_apart(trip_sample(Memory::Streams, std::nullopt), "pinned.speed",
-                                  "pinned");
-  });
-}
+COURSE_SPEED_TEST("pinned.speed", Graded::Speedup,
+                  trip_sample(Memory::Pinned, unless_in_baseline_process(Memory::Pageable)));
+// pinned is the student's too: its time comes from its own row, run in a process of its own,
+// where nothing tells the student's code that it serves as a baseline.
+COURSE_SPEED_TEST("streams.speed", Graded::Speedup,
+                  speedup_over_row_apart(trip_sample(Memory::Streams, std::nullopt), "pinned.speed",
+                                         "pinned"));
 
 // Runs without a GPU: every check happens before anything touches the device.
 TEST_CASE("launcher.bad_arguments") {

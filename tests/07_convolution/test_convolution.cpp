@@ -145,33 +145,22 @@ struct Case {
 
 constexpr std::size_t kGuard = 64;  // poisoned floats before and after the output
 
-std::string offset_text(const Case& c) {
-  if (c.in_offset == 0 && c.out_offset == 0)
-    return "";
-  if (c.in_offset != 0 && c.out_offset != 0)
-    return ", both buffers offset by one float";
-  return c.in_offset != 0 ? ", input offset by one float" : ", output offset by one float";
-}
-
 std::string context(Variant variant, const Case& c, std::uint64_t seed) {
   return std::string(name_of(variant)) + " " + std::to_string(c.width) + "x" +
          std::to_string(c.height) + " (width x height), radius " + std::to_string(c.radius) + ", " +
          to_string(c.filter) + " filter, " + to_string(c.image) + " image, seed " +
-         std::to_string(seed) + offset_text(c);
+         std::to_string(seed) +
+         misaligned_text({{"input", c.in_offset}, {"output", c.out_offset}}, "offset by one float",
+                         ", ", "both buffers");
 }
 
 // The device buffers of one check: the input, and the output with its guards.
-struct Buffers {
-  Buffers(const Case& c, std::size_t count)
-      : guard(guard_elements(kGuard)),
-        in(count + c.in_offset),
-        out(guard + c.out_offset + count + guard),
-        out_at(guard + c.out_offset) {}
-  std::size_t guard;
-  DeviceBuffer<float> in;
-  DeviceBuffer<float> out;
-  std::size_t out_at;  // where the output starts in `out`
-};
+using Buffers = GuardedBuffers<float>;
+
+Buffers buffers_for(const Case& c) {
+  return Buffers(static_cast<std::size_t>(c.width) * c.height, c.in_offset, c.out_offset,
+                 guard_elements(kGuard));
+}
 
 // Uploads @p input, runs @p variant on it with a freshly poisoned output, and checks every output
 // pixel against the reference and the guards around the output, and that the inputs the
@@ -209,8 +198,7 @@ void run_and_check(Variant variant, const Case& c, const std::vector<float>& inp
 
 // Runs @p variant on one input; checks every output pixel and the guards around the output.
 void check_one(Variant variant, const Case& c, std::uint64_t seed) {
-  const std::size_t count = static_cast<std::size_t>(c.width) * c.height;
-  Buffers buffers(c, count);
+  Buffers buffers = buffers_for(c);
   run_and_check(variant, c, make_image(c.image, c.width, c.height, seed),
                 make_test_filter(c.filter, c.radius, derive_seed(seed, 1)), buffers,
                 context(variant, c, seed));
@@ -222,7 +210,7 @@ void check_one(Variant variant, const Case& c, std::uint64_t seed) {
 void check_rerun(Variant variant, std::uint64_t seed) {
   const Case c{65, 47, 2, FilterKind::Gaussian, Image::Intensity};
   const std::size_t count = static_cast<std::size_t>(c.width) * c.height;
-  Buffers buffers(c, count);
+  Buffers buffers = buffers_for(c);
   std::vector<float> input = make_image(c.image, c.width, c.height, seed);
   const std::string where = context(variant, c, seed);
   run_and_check(variant, c, input, make_gaussian_filter(c.radius), buffers, where);
@@ -350,26 +338,14 @@ TEST_CASE("register_coarsened.correct") {
   check_correct(Variant::RegisterCoarsened);
 }
 
-TEST_CASE("constant_filter.speed") {
-  COURSE_CHECK_SPEED("constant_filter.speed", Graded::Share,
-                     [] { return sample_of(Variant::ConstantFilter, Variant::Basic); });
-}
-TEST_CASE("tiled_halo.speed") {
-  COURSE_CHECK_SPEED("tiled_halo.speed", Graded::Share,
-                     [] { return sample_of(Variant::TiledHalo, Variant::Basic); });
-}
-TEST_CASE("tiled_cached_halo.speed") {
-  COURSE_CHECK_SPEED("tiled_cached_halo.speed", Graded::Share,
-                     [] { return sample_of(Variant::TiledCachedHalo, Variant::Basic); });
-}
-TEST_CASE("separable.speed") {
-  COURSE_CHECK_SPEED("separable.speed", Graded::Share,
-                     [] { return sample_of(Variant::Separable, Variant::Basic); });
-}
-TEST_CASE("register_coarsened.speed") {
-  COURSE_CHECK_SPEED("register_coarsened.speed", Graded::Share,
-                     [] { return sample_of(Variant::RegisterCoarsened, Variant::Basic); });
-}
+COURSE_SPEED_TEST("constant_filter.speed", Graded::Share,
+                  sample_of(Variant::ConstantFilter, Variant::Basic));
+COURSE_SPEED_TEST("tiled_halo.speed", Graded::Share, sample_of(Variant::TiledHalo, Variant::Basic));
+COURSE_SPEED_TEST("tiled_cached_halo.speed", Graded::Share,
+                  sample_of(Variant::TiledCachedHalo, Variant::Basic));
+COURSE_SPEED_TEST("separable.speed", Graded::Share, sample_of(Variant::Separable, Variant::Basic));
+COURSE_SPEED_TEST("register_coarsened.speed", Graded::Share,
+                  sample_of(Variant::RegisterCoarsened, Variant::Basic));
 
 // Runs without a GPU: every check happens before the launcher touches the device.
 TEST_CASE("launcher.bad_arguments") {

@@ -100,14 +100,6 @@ struct Case {
   std::size_t out_shift = 0;  // the same for the output, independently of the input
 };
 
-std::string shift_text(const Case& c) {
-  if (c.in_shift == 0 && c.out_shift == 0)
-    return "";
-  if (c.in_shift != 0 && c.out_shift != 0)
-    return ", buffers one float off alignment";
-  return c.in_shift != 0 ? ", input one float off alignment" : ", output one float off alignment";
-}
-
 std::vector<float> make_input(Pattern pattern, std::size_t count, std::uint64_t seed) {
   return pattern == Pattern::Index ? pattern_floats(Pattern::Index, count, seed)
                                    : uniform_floats(count, seed, 0.0f, 1.0f);
@@ -115,17 +107,11 @@ std::vector<float> make_input(Pattern pattern, std::size_t count, std::uint64_t 
 
 // The device buffers of one check: the input, and the output with its guards (none under the
 // sanitizers).
-struct Buffers {
-  explicit Buffers(const Case& c)
-      : guard(guard_elements(kGuard)),
-        in(c.grid.count() + c.in_shift),
-        out(guard + c.out_shift + c.grid.count() + guard),
-        out_at(guard + c.out_shift) {}
-  std::size_t guard;
-  DeviceBuffer<float> in;
-  DeviceBuffer<float> out;
-  std::size_t out_at;  // where the output starts in `out`
-};
+using Buffers = GuardedBuffers<float>;
+
+Buffers buffers_for(const Case& c) {
+  return Buffers(c.grid.count(), c.in_shift, c.out_shift, guard_elements(kGuard));
+}
 
 // Uploads @p input, runs @p variant on it with a freshly poisoned output, and checks the output,
 // the guards around it, and that the inputs the interface declares const (the input grid and the
@@ -154,12 +140,14 @@ void run_and_check(Variant variant, const Case& c, const std::vector<float>& inp
 std::string context(Variant variant, const Case& c, std::uint64_t seed) {
   return std::string(name_of(variant)) + " " + shape_text(c.grid) + " " +
          std::string(c.pattern == Pattern::Index ? "index" : "uniform [0, 1)") + " input, seed " +
-         std::to_string(seed) + shift_text(c);
+         std::to_string(seed) +
+         misaligned_text({{"input", c.in_shift}, {"output", c.out_shift}},
+                         "one float off alignment", ", ", "buffers");
 }
 
 // Runs @p variant on one input.
 void check_one(Variant variant, const Case& c, std::uint64_t seed) {
-  Buffers buffers(c);
+  Buffers buffers = buffers_for(c);
   run_and_check(variant, c, make_input(c.pattern, c.grid.count(), seed),
                 random_coefficients(seed ^ 0x5eed), buffers, context(variant, c, seed));
 }
@@ -193,7 +181,7 @@ std::vector<Case> correctness_cases() {
 // input values) writes a stale grid.
 void check_rerun(Variant variant, std::uint64_t seed) {
   const Case c{{33, 17, 9}, Pattern::Uniform};
-  Buffers buffers(c);
+  Buffers buffers = buffers_for(c);
   std::vector<float> input = make_input(c.pattern, c.grid.count(), seed);
   const Coefficients first = random_coefficients(seed ^ 0x5eed);
   const std::string where = context(variant, c, seed);
@@ -288,22 +276,13 @@ TEST_CASE("tuned.correct") {
   check_correct(Variant::Tuned);
 }
 
-TEST_CASE("shared_tiled.speed") {
-  COURSE_CHECK_SPEED("shared_tiled.speed", Graded::Share,
-                     [] { return sample_of(Variant::SharedTiled, Variant::Basic); });
-}
-TEST_CASE("coarsened_z.speed") {
-  COURSE_CHECK_SPEED("coarsened_z.speed", Graded::Share,
-                     [] { return sample_of(Variant::CoarsenedZ, Variant::Basic); });
-}
-TEST_CASE("register_tiled.speed") {
-  COURSE_CHECK_SPEED("register_tiled.speed", Graded::Share,
-                     [] { return sample_of(Variant::RegisterTiled, Variant::Basic); });
-}
-TEST_CASE("tuned.speed") {
-  COURSE_CHECK_SPEED("tuned.speed", Graded::Share,
-                     [] { return sample_of(Variant::Tuned, Variant::Basic); });
-}
+COURSE_SPEED_TEST("shared_tiled.speed", Graded::Share,
+                  sample_of(Variant::SharedTiled, Variant::Basic));
+COURSE_SPEED_TEST("coarsened_z.speed", Graded::Share,
+                  sample_of(Variant::CoarsenedZ, Variant::Basic));
+COURSE_SPEED_TEST("register_tiled.speed", Graded::Share,
+                  sample_of(Variant::RegisterTiled, Variant::Basic));
+COURSE_SPEED_TEST("tuned.speed", Graded::Share, sample_of(Variant::Tuned, Variant::Basic));
 
 TEST_CASE("jacobi.correct") {
   const std::uint64_t base = base_seed();

@@ -232,35 +232,19 @@ TEST_CASE("bytes256.correct") {
   check_correct(Variant::Bytes256);
 }
 
-TEST_CASE("privatized_shared.speed") {
-  COURSE_CHECK_SPEED("privatized_shared.speed", Graded::Speedup, [] {
-    return sample_of(Variant::PrivatizedShared, Input::UniformLetters, Variant::AtomicGlobal);
-  });
-}
-TEST_CASE("coarsened_interleaved.speed") {
-  COURSE_CHECK_SPEED("coarsened_interleaved.speed", Graded::Share, [] {
-    return sample_of(Variant::CoarsenedInterleaved, Input::UniformLetters, std::nullopt);
-  });
-}
-TEST_CASE("aggregated.speed") {
-  COURSE_CHECK_SPEED("aggregated.speed", Graded::Share,
-                     [] { return sample_of(Variant::Aggregated, Input::LongRuns, std::nullopt); });
-}
-TEST_CASE("register_privatized.speed") {
-  COURSE_CHECK_SPEED("register_privatized.speed", Graded::Share, [] {
-    return sample_of(Variant::RegisterPrivatized, Input::UniformLetters, std::nullopt);
-  });
-}
-TEST_CASE("register_privatized.speed_runs") {
-  COURSE_CHECK_SPEED("register_privatized.speed_runs", Graded::Share, [] {
-    return sample_of(Variant::RegisterPrivatized, Input::LongRuns, std::nullopt);
-  });
-}
-TEST_CASE("bytes256.speed") {
-  COURSE_CHECK_SPEED("bytes256.speed", Graded::Share, [] {
-    return sample_of(Variant::Bytes256, Input::UniformBytes, std::nullopt);
-  });
-}
+COURSE_SPEED_TEST("privatized_shared.speed", Graded::Speedup,
+                  sample_of(Variant::PrivatizedShared, Input::UniformLetters,
+                            Variant::AtomicGlobal));
+COURSE_SPEED_TEST("coarsened_interleaved.speed", Graded::Share,
+                  sample_of(Variant::CoarsenedInterleaved, Input::UniformLetters, std::nullopt));
+COURSE_SPEED_TEST("aggregated.speed", Graded::Share,
+                  sample_of(Variant::Aggregated, Input::LongRuns, std::nullopt));
+COURSE_SPEED_TEST("register_privatized.speed", Graded::Share,
+                  sample_of(Variant::RegisterPrivatized, Input::UniformLetters, std::nullopt));
+COURSE_SPEED_TEST("register_privatized.speed_runs", Graded::Share,
+                  sample_of(Variant::RegisterPrivatized, Input::LongRuns, std::nullopt));
+COURSE_SPEED_TEST("bytes256.speed", Graded::Share,
+                  sample_of(Variant::Bytes256, Input::UniformBytes, std::nullopt));
 
 // Runs without a GPU: every check happens before the launcher touches the device.
 TEST_CASE("launcher.bad_arguments") {

@@ -298,27 +298,15 @@ TEST_CASE("single_pass.correct") {
   check_correct(Variant::SinglePass);
 }
 
-TEST_CASE("kogge_stone_double_buffer.speed") {
-  COURSE_CHECK_SPEED("kogge_stone_double_buffer.speed", Graded::Share, [] {
-    return sample_of(Variant::KoggeStoneDoubleBuffer, Variant::KoggeStone);
-  });
-}
-TEST_CASE("brent_kung.speed") {
-  COURSE_CHECK_SPEED("brent_kung.speed", Graded::Share,
-                     [] { return sample_of(Variant::BrentKung, Variant::KoggeStone); });
-}
-TEST_CASE("three_phase.speed") {
-  COURSE_CHECK_SPEED("three_phase.speed", Graded::Share,
-                     [] { return sample_of(Variant::ThreePhase, Variant::KoggeStone); });
-}
-TEST_CASE("hierarchical.speed") {
-  COURSE_CHECK_SPEED("hierarchical.speed", Graded::Share,
-                     [] { return sample_of(Variant::Hierarchical, std::nullopt); });
-}
-TEST_CASE("single_pass.speed") {
-  COURSE_CHECK_SPEED("single_pass.speed", Graded::Share,
-                     [] { return sample_of(Variant::SinglePass, std::nullopt); });
-}
+COURSE_SPEED_TEST("kogge_stone_double_buffer.speed", Graded::Share,
+                  sample_of(Variant::KoggeStoneDoubleBuffer, Variant::KoggeStone));
+COURSE_SPEED_TEST("brent_kung.speed", Graded::Share,
+                  sample_of(Variant::BrentKung, Variant::KoggeStone));
+COURSE_SPEED_TEST("three_phase.speed", Graded::Share,
+                  sample_of(Variant::ThreePhase, Variant::KoggeStone));
+COURSE_SPEED_TEST("hierarchical.speed", Graded::Share,
+                  sample_of(Variant::Hierarchical, std::nullopt));
+COURSE_SPEED_TEST("single_pass.speed", Graded::Share, sample_of(Variant::SinglePass, std::nullopt));
 
 // Runs without a GPU: every check happens before the launcher touches the device.
 TEST_CASE("launcher.bad_arguments") {

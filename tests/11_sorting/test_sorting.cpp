@@ -552,21 +552,10 @@ TEST_CASE("radix_wide.correct") {
   check_correct(Variant::RadixWide);
 }
 
-TEST_CASE("bitonic.speed") {
-  COURSE_CHECK_SPEED("bitonic.speed", Graded::Share,
-                     [] { return sample_of(Variant::Bitonic, 20); });
-}
-TEST_CASE("odd_even_merge.speed") {
-  COURSE_CHECK_SPEED("odd_even_merge.speed", Graded::Share,
-                     [] { return sample_of(Variant::OddEvenMerge, 20); });
-}
-TEST_CASE("radix.speed") {
-  COURSE_CHECK_SPEED("radix.speed", Graded::Share, [] { return sample_of(Variant::Radix, 24); });
-}
-TEST_CASE("radix_wide.speed") {
-  COURSE_CHECK_SPEED("radix_wide.speed", Graded::Share,
-                     [] { return sample_of(Variant::RadixWide, 24); });
-}
+COURSE_SPEED_TEST("bitonic.speed", Graded::Share, sample_of(Variant::Bitonic, 20));
+COURSE_SPEED_TEST("odd_even_merge.speed", Graded::Share, sample_of(Variant::OddEvenMerge, 20));
+COURSE_SPEED_TEST("radix.speed", Graded::Share, sample_of(Variant::Radix, 24));
+COURSE_SPEED_TEST("radix_wide.speed", Graded::Share, sample_of(Variant::RadixWide, 24));
 
 // Runs without a GPU: every check happens before the launcher touches the device.
 TEST_CASE("launcher.bad_arguments") {

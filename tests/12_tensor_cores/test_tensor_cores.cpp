@@ -58,11 +58,6 @@ std::string_view to_string(Input input) {
   return input == Input::Uniform ? "uniform" : "small-integer";
 }
 
-// Poisoned elements after each buffer: a write there is a bug, a read a NaN.
-std::size_t guard() {
-  return guard_elements(64);
-}
-
 // Where each buffer starts, in elements: 1 puts A or B one BF16 (2 bytes) and C one float past a
 // 16-byte boundary, where no 16-byte access is possible.
 using Offsets = ProductOffsets;
@@ -146,11 +141,11 @@ void check_one(Variant variant, Shape shape, Input input, std::uint64_t seed,
   const std::size_t c_count = std::size_t(m) * n;
   const Operand a = make_operand(std::size_t(m) * k, input, derive_seed(seed, 0));
   const Operand b = make_operand(std::size_t(k) * n, input, derive_seed(seed, 1));
-  // A and B each followed by guard() elements of NaN (0xFFFF is a BF16 NaN): a kernel that reads
-  // past their end computes with NaN.
-  const auto d_a = upload_framed<bf16>(a.values, offsets.a, guard());
-  const auto d_b = upload_framed<bf16>(b.values, offsets.b, guard());
-  DeviceBuffer<float> d_c(std::max<std::size_t>(1, offsets.c + c_count + guard()));
+  // A and B each followed by product_guard() elements of NaN (0xFFFF is a BF16 NaN): a kernel that
+  // reads past their end computes with NaN.
+  const auto d_a = upload_framed<bf16>(a.values, offsets.a, product_guard());
+  const auto d_b = upload_framed<bf16>(b.values, offsets.b, product_guard());
+  DeviceBuffer<float> d_c(std::max<std::size_t>(1, offsets.c + c_count + product_guard()));
   d_c.poison();  // NaN in C, before it and after it: an element never written cannot pass
   float* c_at = d_c.data() + offsets.c;
   const std::string where = context(variant, shape, input, seed, offsets);
@@ -162,7 +157,7 @@ void check_one(Variant variant, Shape shape, Input input, std::uint64_t seed,
   const auto all = d_c.to_host();
   const std::span<const float> c(all.data() + offsets.c, c_count);
   COURSE_CHECK_MATCH(check_product(a, b, c_at, c, shape, input, seed), where);
-  check_guards_of_c(all, offsets.c, c_count, guard(), where);
+  check_guards_of_c(all, offsets.c, c_count, product_guard(), where);
   // A rung that multiplies right but uses A or B as scratch (the padded path included) breaks
   // the caller's matrices: both must be exactly the values uploaded, where they were uploaded.
   COURSE_CHECK_UNCHANGED(d_a.data() + offsets.a, a.values, "A", where);
@@ -179,9 +174,9 @@ void check_changed_input(Variant variant, std::uint64_t seed) {
   const auto [m, n, k] = shape;
   Operand a = make_operand(std::size_t(m) * k, Input::Uniform, derive_seed(seed, 0));
   Operand b = make_operand(std::size_t(k) * n, Input::Uniform, derive_seed(seed, 1));
-  auto d_a = upload_framed<bf16>(a.values, 0, guard());
-  auto d_b = upload_framed<bf16>(b.values, 0, guard());
-  DeviceBuffer<float> d_c(std::size_t(m) * n + guard());
+  auto d_a = upload_framed<bf16>(a.values, 0, product_guard());
+  auto d_b = upload_framed<bf16>(b.values, 0, product_guard());
+  DeviceBuffer<float> d_c(std::size_t(m) * n + product_guard());
   auto run_and_check = [&](const std::string& what) {
     d_c.poison();
     multiply(variant, d_a.data(), d_b.data(), d_c.data(), m, n, k);

@@ -69,6 +69,18 @@
                                                          << course_need_);                     \
   } while (0)
 
+/// Defines the speed row @p test: a TEST_CASE of that name that grades with COURSE_CHECK_SPEED
+/// the sample the expression after @p graded returns, evaluated afresh for every attempt, e.g.
+/// `COURSE_SPEED_TEST("tiled.speed", Graded::Share, sample_of(Variant::Tiled));`. The row's name
+/// is written once, so the test case and the README row whose threshold and bound it checks
+/// cannot disagree. A row whose body does more (a rung that may be SKIPPED first) writes its
+/// TEST_CASE out and calls COURSE_CHECK_SPEED itself.
+#define COURSE_SPEED_TEST(test, graded, ...)                      \
+  TEST_CASE(test) {                                               \
+    COURSE_CHECK_SPEED(test, graded, [] { return __VA_ARGS__; }); \
+  }                                                               \
+  static_assert(true, "COURSE_SPEED_TEST(...) is used as a declaration")
+
 /// Ends the current test case as SKIPPED when @p reason (a std::optional<std::string>, e.g. a
 /// lesson's unsupported(variant)) holds one: for a rung this GPU or build cannot run. See
 /// course::skip_test().

@@ -72,14 +72,20 @@ template <class T>
 /// The words for a check's misaligned pointers, for its messages: "" when every offset in
 /// @p buffers (name, elements past a 16-byte boundary) is 0, else ", " and the names of those
 /// that are not, joined by @p separator, then " " and @p how (e.g. ", A, C one float past a
-/// 16-byte boundary").
+/// 16-byte boundary"). When every one is misaligned and @p all is given, @p all stands for the
+/// names (e.g. ", both buffers offset by one float").
 [[nodiscard]] inline std::string misaligned_text(
     std::initializer_list<std::pair<std::string_view, std::size_t>> buffers, std::string_view how,
-    std::string_view separator = ", ") {
+    std::string_view separator = ", ", std::string_view all = {}) {
   std::string names;
+  std::size_t count = 0;
   for (const auto& [name, offset] : buffers)
-    if (offset != 0)
+    if (offset != 0) {
       names.append(names.empty() ? "" : separator).append(name);
+      ++count;
+    }
+  if (count == buffers.size() && !all.empty())
+    names = all;
   return names.empty() ? "" : ", " + names + " " + std::string(how);
 }
 
@@ -96,6 +102,25 @@ template <class T>
     words.replace(at, 2, std::to_string(offset));
   return ", " + std::string(name) + " " + words;
 }
+
+/// The device buffers of a check whose input and output may each start off their alignment: the
+/// input @p in_offset elements into an allocation that ends where it ends (so that memcheck sees
+/// a read past it), the output @p out_offset elements after a guard of @p guard elements and
+/// followed by another. Poisoned before each call, the guards show a write before or past the
+/// output.
+template <class T>
+struct GuardedBuffers {
+  GuardedBuffers(std::size_t count, std::size_t in_offset, std::size_t out_offset,
+                 std::size_t guard)
+      : guard(guard),
+        in(count + in_offset),
+        out(guard + out_offset + count + guard),
+        out_at(guard + out_offset) {}
+  std::size_t guard;    ///< elements of guard on each side of the output
+  DeviceBuffer<T> in;   ///< the input's allocation
+  DeviceBuffer<T> out;  ///< the output's allocation, its guards included
+  std::size_t out_at;   ///< where the output starts in `out`
+};
 
 /// Writes @p value into element @p index of both @p host (the values the check compares with)
 /// and @p device (the device copy of @p host, which the launcher reads), leaving every other

@@ -61,6 +61,12 @@ struct ProductShape {
   return multiply_adds(shape) <= 1e9 + 1 && !sanitize_mode();
 }
 
+/// The poisoned elements after each of A, B and C (none under the sanitizers, guard_elements()):
+/// a read past A or B computes with NaN, a write past C is caught.
+[[nodiscard]] inline std::size_t product_guard() {
+  return guard_elements(64);
+}
+
 /// Where A, B and C start, in elements past a 256-byte boundary: 1 puts one element past a
 /// 16-byte boundary, where no 16-byte access is possible.
 struct ProductOffsets {
