@@ -5,12 +5,14 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "course/data.hpp"
 #include "course/error.hpp"
 #include "course/gpu.hpp"
 
@@ -223,39 +225,11 @@ bool DemoOptions::wants(const std::string& variant) const {
   return variants.empty() || std::find(variants.begin(), variants.end(), variant) != variants.end();
 }
 
-std::string try_rung(const std::function<void()>& launch) {
-  try {
-    launch();
-    CUDA_CHECK(cudaDeviceSynchronize());
-    return "ok";
-  } catch (const NotImplemented&) {
-    return "not implemented";
-  } catch (const Unsupported&) {
-    return "skipped";
-  } catch (const std::exception& error) {
-    std::string what = error.what();
-    return "error: " + what.substr(0, 60);
-  }
-}
-
-LadderReport published_beside(const LadderReport& ladder, std::span<const PublishedRow> published,
-                              std::string title, std::string baseline, std::string note) {
-  LadderReport report;
-  report.title = std::move(title);
-  report.metric_unit = ladder.metric_unit;
-  report.baseline = std::move(baseline);
-  report.ceiling = ladder.ceiling;
-  report.extra_columns = {"lab kernel", "lab ms", "lab speedup"};
-  for (const PublishedRow& lab : published)
-    for (const LadderRow& row : ladder.rows)
-      if (row.rung == lab.rung) {
-        LadderRow live = row;
-        live.extra = {std::string(lab.kernel), fixed(lab.ms, 2),
-                      fixed(published.front().ms / lab.ms, 2)};
-        report.rows.push_back(live);
-      }
-  report.notes = {std::move(note)};
-  return report;
+MeasureOptions DemoOptions::measuring(std::optional<std::uint64_t> stream) const {
+  MeasureOptions measuring;
+  measuring.repeats = repeat;
+  measuring.seed = stream ? derive_seed(base_seed(), *stream) : base_seed();
+  return measuring;
 }
 
 namespace {
@@ -427,6 +401,35 @@ std::optional<std::array<std::uint64_t, 3>> parse_shape3(const std::string& text
   if (parts.size() == 1) return std::array{parts[0], parts[0], parts[0]};
   if (parts.size() != 3) return std::nullopt;
   return std::array{parts[0], parts[1], parts[2]};
+}
+
+std::optional<GemmDims> parse_gemm_dims(const std::string& text, int max_extent,
+                                        std::uint64_t max_elements) {
+  const auto parts = parse_shape3(text);
+  if (!parts)
+    return std::nullopt;
+  for (const auto part : *parts)
+    if (part < 1 || part > static_cast<std::uint64_t>(max_extent))
+      return std::nullopt;
+  const auto [m, n, k] = *parts;
+  if (m * k > max_elements || k * n > max_elements || m * n > max_elements)
+    return std::nullopt;
+  return GemmDims{static_cast<int>(m), static_cast<int>(n), static_cast<int>(k)};
+}
+
+std::optional<std::string> gemm_dims_problem(const std::string& text, int max_extent,
+                                             std::uint64_t max_elements) {
+  if (parse_gemm_dims(text, max_extent, max_elements))
+    return std::nullopt;
+  const int power = std::bit_width(max_elements) - 1;
+  const std::string side = std::to_string(std::uint64_t{1} << (power / 2));
+  return "--size takes MxNxK or N, with 1 <= M, N, K <= " + std::to_string(max_extent) +
+         " and at most 2^" + std::to_string(power) + " (" + side + " x " + side +
+         ") elements in each of A, B and C, e.g. 4096 or 1000x1000x1000";
+}
+
+std::string shape_text(GemmDims dims) {
+  return std::to_string(dims.m) + " x " + std::to_string(dims.n) + " x " + std::to_string(dims.k);
 }
 
 }  // namespace course

@@ -1,7 +1,36 @@
 #include <array>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
+#include "course/data.hpp"
 #include "course/demo.hpp"
+#include "course/error.hpp"
 #include "course/testing.hpp"
+
+namespace {
+
+// A lesson's table of rungs, as add_rungs() reads it.
+struct Rung {
+  std::string_view name;
+  std::string_view kind;
+  int number;
+};
+constexpr std::array<Rung, 4> kRungs{{{"naive", "given", 0},
+                                      {"tiled", "exercise", 1},
+                                      {"padded", "exercise", 2},
+                                      {"warp", "stretch", 3}}};
+
+// A row of a sweep at one size, as measured_row() makes a row that ran.
+course::LadderRow timed_row(const std::string& rung, double ms) {
+  course::LadderRow row;
+  row.rung = rung;
+  row.status = "ok";
+  row.timing.median_ms = ms;
+  return row;
+}
+
+}  // namespace
 
 TEST_SUITE("cpu") {
   TEST_CASE("counts: plain, powers of two, suffixes; garbage refused") {
@@ -115,5 +144,184 @@ TEST_SUITE("cpu") {
     CHECK(pieces[0].spans[0].end_ms == doctest::Approx(1.0));
     REQUIRE(pieces[1].spans.size() == 2);  // the kernel, and the 64-byte memset after it
     CHECK(pieces[1].spans[1].start_ms == doctest::Approx(0.6));
+  }
+
+  TEST_CASE("a ladder's rows: the rungs --variant wants, in order, each filled, ran or not") {
+    course::DemoOptions options;
+    options.variants = {"warp", "tiled", "padded"};
+    course::LadderReport report;
+    std::vector<int> filled;
+    // Rungs that do not run never touch the GPU: a stub, a rung this GPU cannot run, a bad call.
+    course::add_rungs(
+        report, options, kRungs,
+        [](const Rung& rung) -> course::Measurement {
+          if (rung.number == 1)
+            throw course::NotImplemented(std::string(rung.name), "tiled.cu");
+          if (rung.number == 2)
+            throw course::Unsupported(std::string(rung.name), "no wgmma");
+          throw std::invalid_argument("n must be positive");
+        },
+        [&](course::LadderRow& row, const Rung& rung) {
+          filled.push_back(rung.number);
+          row.note = row.ran() ? "ran" : "did not run";
+          row.metric = 1.0;  // no time, no rate: measured_row() sets it back to 0
+        });
+    REQUIRE(report.rows.size() == 3);
+    CHECK(filled == std::vector<int>{1, 2, 3});
+    CHECK(report.rows[0].rung == "tiled");
+    CHECK(report.rows[0].kind == "exercise");
+    CHECK(report.rows[0].status == "not implemented");
+    CHECK(report.rows[1].status == "skipped");
+    CHECK(report.rows[2].status == "error: n must be positive");
+    CHECK(report.rows[2].kind == "stretch");
+    for (const auto& row : report.rows) {
+      CHECK(row.note == "did not run");
+      CHECK(row.metric == 0.0);
+      CHECK(row.timing.median_ms == 0.0);
+    }
+    CHECK(report.notes.empty());
+
+    options.variants.clear();  // no --variant: every rung
+    course::LadderReport all;
+    course::add_rungs(
+        all, options, std::span(kRungs).first(2),
+        [](const Rung& rung) -> course::Measurement {
+          throw course::NotImplemented(std::string(rung.name), "here");
+        },
+        [](course::LadderRow&, const Rung&) {});
+    REQUIRE(all.rows.size() == 2);
+    CHECK(all.rows[1].rung == "tiled");
+  }
+
+  TEST_CASE("a demo measures with --repeat, on inputs from the base seed or one of its streams") {
+    course::DemoOptions options;
+    options.repeat = 7;
+    const course::MeasureOptions plain = options.measuring();
+    CHECK(plain.repeats == 7);
+    CHECK(plain.seed == course::base_seed());
+    CHECK(plain.warmup == course::MeasureOptions{}.warmup);
+    CHECK(options.measuring(1000).seed == course::derive_seed(course::base_seed(), 1000));
+  }
+
+  TEST_CASE("a sweep's rows: shares of each size's ceiling, speedups at the same size, by rung") {
+    constexpr std::array<int, 2> sizes{256, 512};
+    std::array<course::ceilings::Ceiling, 2> ceilings;
+    ceilings[0].value = 100.0;
+    ceilings[1].value = 200.0;
+    ceilings[1].name = "cuBLAS at 512";
+    std::vector<int> order;  // each size's ceiling before its rows
+    const auto sweep = course::sweep_rows(
+        sizes, "tiled",
+        [&](int n) -> const course::ceilings::Ceiling& {
+          order.push_back(-n);
+          return ceilings[n == 256 ? 0 : 1];
+        },
+        [&](int n) {
+          order.push_back(n);
+          course::LadderRow stub = timed_row("warp", 0.0);
+          stub.status = "not implemented";
+          std::vector<course::LadderRow> rows{timed_row("tiled", n / 128.0),
+                                              timed_row("naive", n / 64.0), stub};
+          rows[0].metric = 50.0;
+          return rows;
+        });
+    CHECK(order == std::vector<int>{-256, 256, -512, 512});
+    CHECK(sweep.ceiling.name == "cuBLAS at 512");
+    CHECK(sweep.ceilings == "256: 100.0, 512: 200.0");
+    const auto& rows = sweep.rows;
+    REQUIRE(rows.size() == 6);
+    CHECK(rows[0].rung == "tiled");
+    CHECK(rows[1].rung == "tiled");
+    CHECK(rows[2].rung == "naive");
+    CHECK(rows[0].share == doctest::Approx(0.5));   // 50 of 100
+    CHECK(rows[1].share == doctest::Approx(0.25));  // 50 of 200
+    CHECK(rows[0].speedup == doctest::Approx(1.0));
+    CHECK(rows[3].speedup == doctest::Approx(0.5));  // naive at 512: 8 ms against tiled's 4 ms
+    CHECK(rows[4].speedup == 0.0);                   // warp did not run
+    CHECK(rows[4].share == 0.0);
+    CHECK(course::find_row(rows, "naive") == &rows[2]);
+    CHECK(course::find_row(rows, "padded") == nullptr);
+
+    const auto no_baseline = course::sweep_rows(
+        sizes, "tiled", [&](int) -> const course::ceilings::Ceiling& { return ceilings[0]; },
+        [](int) { return std::vector<course::LadderRow>{timed_row("naive", 1.0)}; });
+    REQUIRE(no_baseline.rows.size() == 2);
+    CHECK(no_baseline.rows[0].speedup == 0.0);  // --variant left the baseline out
+  }
+
+  TEST_CASE("a ceiling as a row; a matrix product's shape") {
+    course::ceilings::Ceiling ceiling;
+    ceiling.name = "cuBLAS SGEMM";
+    ceiling.value = 40000.0;
+    ceiling.timing.median_ms = 3.5;
+    const auto row = course::ceiling_row(ceiling, {.ops = 2e9, .bytes = 1e6}, "both triangles",
+                                         {"100.0 %", "-"});
+    CHECK(row.rung == "cuBLAS SGEMM");
+    CHECK(row.kind == "ceiling");
+    CHECK(row.status == "ok");
+    CHECK(row.metric == 40000.0);
+    CHECK(row.timing.median_ms == 3.5);
+    CHECK(row.work.ops == 2e9);
+    CHECK(row.note == "both triangles");
+    CHECK(row.extra == std::vector<std::string>{"100.0 %", "-"});
+
+    const auto square = course::parse_gemm_dims("4k", 8192, 1 << 26);
+    REQUIRE(square.has_value());
+    CHECK(course::shape_text(*square) == "4096 x 4096 x 4096");
+    const auto shape = course::parse_gemm_dims("1000x2000x300", 8192, 1 << 26);
+    REQUIRE(shape.has_value());
+    CHECK(shape->m == 1000);
+    CHECK(shape->n == 2000);
+    CHECK(shape->k == 300);
+    for (const std::string bad : {"0", "8193x1x1", "1x2", "banana"})
+      CHECK_MESSAGE(!course::parse_gemm_dims(bad, 8192, 1 << 26).has_value(), bad);
+    CHECK(course::parse_gemm_dims("8192x8192x1", 8192, 1 << 26).has_value());  // C: 2^26, allowed
+    CHECK_FALSE(course::parse_gemm_dims("8192x8192x1", 8192, (1 << 26) - 1).has_value());
+    CHECK_FALSE(course::parse_gemm_dims("1x8192x8192", 8192, (1 << 26) - 1).has_value());  // B
+    CHECK_FALSE(course::gemm_dims_problem("4096", 262140, 1 << 26).has_value());
+    CHECK(course::gemm_dims_problem("4096x0", 262140, 1 << 26) ==
+          "--size takes MxNxK or N, with 1 <= M, N, K <= 262140 and at most 2^26 (8192 x 8192) "
+          "elements in each of A, B and C, e.g. 4096 or 1000x1000x1000");
+  }
+}
+
+TEST_SUITE("gpu") {
+  TEST_CASE("a rung that ran: its timing, WRONG with its failure in the row or under the table") {
+    course::Measurement right;
+    right.timing = {2.0, 1.5, 3.0, 10};
+    course::Measurement wrong = right;
+    wrong.failure = "out[3] = nan, expected 1";
+    const std::array<Rung, 2> rungs{{{"naive", "given", 0}, {"tiled", "exercise", 1}}};
+    auto measure_rung = [&](const Rung& rung) { return rung.number == 0 ? right : wrong; };
+    auto fill = [](course::LadderRow& row, const Rung&) {
+      row.metric = 8.0 / row.timing.median_ms;
+    };
+
+    course::LadderReport in_row;
+    course::add_rungs(in_row, course::DemoOptions{}, rungs, measure_rung, fill);
+    REQUIRE(in_row.rows.size() == 2);
+    CHECK(in_row.rows[0].status == "ok");
+    CHECK(in_row.rows[0].timing.median_ms == 2.0);
+    CHECK(in_row.rows[0].metric == 4.0);
+    CHECK(in_row.rows[1].status == "WRONG");
+    CHECK(in_row.rows[1].ran());
+    CHECK(in_row.rows[1].timing.max_ms == 3.0);
+    CHECK(in_row.rows[1].note == wrong.failure);
+    CHECK(in_row.notes.empty());
+
+    course::LadderReport under_table;
+    course::add_rungs(under_table, course::DemoOptions{}, rungs, measure_rung, fill,
+                      course::FailureNote::UnderTable);
+    CHECK(under_table.rows[1].status == "WRONG");
+    CHECK(under_table.rows[1].note.empty());
+    CHECK(under_table.notes == std::vector<std::string>{"WRONG: " + wrong.failure});
+
+    course::Measurement instant = right;  // a time of 0 ms: no rate
+    instant.timing.median_ms = 0.0;
+    const auto row = course::measured_row(
+        "naive", "given", [&] { return instant; },
+        [](course::LadderRow& row) { row.metric = 1.0 / row.timing.median_ms; });
+    CHECK(row.status == "ok");
+    CHECK(row.metric == 0.0);
   }
 }

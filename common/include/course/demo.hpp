@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "course/bench.hpp"
 #include "course/ceilings.hpp"
 #include "course/timer.hpp"
 #include "course/trace.hpp"
@@ -117,6 +118,9 @@ struct DemoOptions {
   bool json = false;                  ///< --json
   /// True when @p variant should run: no --variant was given, or it was named.
   [[nodiscard]] bool wants(const std::string& variant) const;
+  /// How the demo measures a rung with course::measure(): --repeat timed runs, on inputs seeded
+  /// from course::base_seed(), or from its stream @p stream (course::derive_seed()) when given.
+  [[nodiscard]] MeasureOptions measuring(std::optional<std::uint64_t> stream = {}) const;
 };
 
 /// A lesson's demo, described for run_demo().
@@ -156,6 +160,69 @@ int run_demo(int argc, char** argv, const DemoSpec& spec);
 /// the error.
 std::string try_rung(const std::function<void()>& launch);
 
+/// A rung's row, measured. @p measure_rung runs under try_rung(), and the row gets the rung's
+/// name and kind, its status ("ok"; "WRONG" when the Measurement is not sound, with its failure
+/// as the note; or why it did not run: "not implemented", "skipped", an error's first words) and,
+/// when it ran, its timing. Then @p fill, if given, adds what the lesson counts (metric, work,
+/// extra columns, a note) to the row, whether it ran or not: LadderRow::ran() says which. A rate
+/// needs a time: a row whose median time is not positive keeps a metric of 0.
+[[nodiscard]] LadderRow measured_row(std::string_view rung, std::string_view kind,
+                                     const std::function<Measurement()>& measure_rung,
+                                     const std::function<void(LadderRow&)>& fill = {});
+
+/// Where add_rungs() writes the failure of a WRONG row (Measurement::failure).
+enum class FailureNote {
+  InRow,       ///< as the row's note
+  UnderTable,  ///< as a note "WRONG: <failure>" under the table, the row's note left empty
+};
+
+/// Appends a ladder's rows to @p report: for each entry of @p rungs that --variant wants, in
+/// order, its measured_row(), measured by @p measure_rung(entry) and filled by
+/// @p fill(row, entry). @p rungs holds entries with a `name` and a `kind`: a lesson's kVariants,
+/// or the part of it that one table shows. @p failures says where a WRONG row's failure goes.
+template <class Rungs, class Measure, class Fill>
+void add_rungs(LadderReport& report, const DemoOptions& options, Rungs&& rungs,
+               const Measure& measure_rung, const Fill& fill,
+               FailureNote failures = FailureNote::InRow) {
+  for (const auto& info : rungs) {
+    if (!options.wants(std::string(info.name)))
+      continue;
+    auto fill_row = [&](LadderRow& row) {
+      if (failures == FailureNote::UnderTable && row.status == "WRONG") {
+        report.notes.push_back("WRONG: " + row.note);
+        row.note.clear();
+      }
+      fill(row, info);
+    };
+    report.rows.push_back(measured_row(
+        info.name, info.kind, [&] { return measure_rung(info); }, fill_row));
+  }
+}
+
+/// The row of @p rung among @p rows, or null when there is none (--variant left it out).
+[[nodiscard]] const LadderRow* find_row(std::span<const LadderRow> rows, std::string_view rung);
+
+/// The rows of a sweep (a table of the rungs at several sizes), and its ceilings.
+struct SweepRows {
+  std::vector<LadderRow> rows;  ///< grouped by rung, each rung's sizes in order
+  ceilings::Ceiling ceiling;    ///< the last size's ceiling
+  std::string ceilings;         ///< each size's ceiling value, e.g. "256: 1234.5, 512: 2345.6"
+};
+
+/// A sweep's rows. At each of @p sizes, first its ceiling, @p ceiling_at(size), then its rows,
+/// @p rows_at(size): one per rung, in the same order at every size. Each row that ran gets its
+/// share of that size's ceiling and its speedup over the row of @p baseline at the same size (when
+/// that ran too).
+[[nodiscard]] SweepRows sweep_rows(
+    std::span<const int> sizes, std::string_view baseline,
+    const std::function<const ceilings::Ceiling&(int size)>& ceiling_at,
+    const std::function<std::vector<LadderRow>(int size)>& rows_at);
+
+/// A ceiling as a row of its own (kind "ceiling"), timed in this run: its time and value, with
+/// @p work on the roofline, @p note and the values @p extra of the table's extra columns.
+[[nodiscard]] LadderRow ceiling_row(const ceilings::Ceiling& ceiling, Work work, std::string note,
+                                    std::vector<std::string> extra);
+
 /// Parses a count such as "67108864", "2^26", "64M" or "16k"; nothing if it is not one.
 [[nodiscard]] std::optional<std::uint64_t> parse_count(const std::string& text);
 /// Parses "ROWSxCOLS" (or a single N for N x N); nothing if it is not one.
@@ -163,6 +230,24 @@ std::string try_rung(const std::function<void()>& launch);
 /// Parses "AxBxC" (or a single N for N x N x N), each a count as parse_count() takes it;
 /// nothing if it is not one. The lesson checks the extents against its own limits.
 [[nodiscard]] std::optional<std::array<std::uint64_t, 3>> parse_shape3(const std::string& text);
+/// The shape of a matrix product C = A B: A is m x k, B is k x n, C is m x n.
+struct GemmDims {
+  int m;  ///< rows of A and C
+  int n;  ///< columns of B and C
+  int k;  ///< columns of A, rows of B
+};
+/// Parses "MxNxK", or N for N x N x N, each a count as parse_count() takes it; nothing if it is
+/// not one, if an extent is outside [1, @p max_extent], or if A, B or C would hold more than
+/// @p max_elements elements.
+[[nodiscard]] std::optional<GemmDims> parse_gemm_dims(const std::string& text, int max_extent,
+                                                      std::uint64_t max_elements);
+/// What is wrong with @p text as a matrix product's --size (parse_gemm_dims() with the same
+/// limits), for DemoSpec::validate; nothing when it is a shape within them.
+/// @pre @p max_elements is an even power of two (e.g. 2^26 = 8192 x 8192)
+[[nodiscard]] std::optional<std::string> gemm_dims_problem(const std::string& text, int max_extent,
+                                                           std::uint64_t max_elements);
+/// "M x N x K", as the tables' titles write a product's shape.
+[[nodiscard]] std::string shape_text(GemmDims dims);
 /// @p value with @p digits digits after the decimal point, e.g. fixed(2.5, 2) is "2.50": the
 /// numbers of the ladder tables and their notes.
 [[nodiscard]] std::string fixed(double value, int digits);
