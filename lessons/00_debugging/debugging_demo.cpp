@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "course/bench.hpp"
-#include "course/data.hpp"
 #include "course/demo.hpp"
 #include "course/error.hpp"
 #include "debugging.cuh"
@@ -24,9 +23,6 @@ std::vector<LadderReport> run_lab(const DemoOptions& options) {
   // The tests' checks (debugging_bench.hpp): fresh inputs before every launch, shared memory
   // filled with NaN, every output compared with a trusted reference, the harness's stream.
   Bench bench(n);
-  MeasureOptions measure_options;
-  measure_options.repeats = options.repeat;
-  measure_options.seed = base_seed();
 
   LadderReport report;
   report.title = "Lesson 00, the debugging lab on " + std::to_string(n) + " floats";
@@ -38,26 +34,17 @@ std::vector<LadderReport> run_lab(const DemoOptions& options) {
       "status: ok when every launch's output matched the trusted reference bit for bit, WRONG "
       "at the first that did not (why: below). GB/s counts the input read once and the output "
       "written once; reverse moves every element once, as a copy does, so it is the yardstick."};
-  for (const auto& info : kVariants) {
-    if (!options.wants(std::string(info.name)))
-      continue;
-    LadderRow row;
-    row.rung = info.name;
-    row.kind = info.kind;
-    row.work = {static_cast<double>(n), bench.bytes(info.variant)};
-    Measurement measured;
-    row.status = try_rung([&] { measured = measure(bench.trial(info.variant), measure_options); });
-    if (row.status == "ok") {
-      row.timing = measured.timing;
-      if (row.timing.median_ms > 0)
-        row.metric = gb_per_s(bench.bytes(info.variant), row.timing.median_ms);
-      if (!measured.sound()) {
-        row.status = "WRONG";
-        report.notes.push_back("WRONG: " + measured.failure);
-      }
-    }
-    report.rows.push_back(row);
-  }
+  add_rungs(
+      report, options, kVariants,
+      [&](const VariantInfo& info) {
+        return measure(bench.trial(info.variant), options.measuring());
+      },
+      [&](LadderRow& row, const VariantInfo& info) {
+        row.work = {static_cast<double>(n), bench.bytes(info.variant)};
+        if (row.ran())
+          row.metric = gb_per_s(bench.bytes(info.variant), row.timing.median_ms);
+      },
+      FailureNote::UnderTable);
   return {report};
 }
 

@@ -1,7 +1,7 @@
 // Lesson 01's demo: the table kernel and the polynomial ladder, as tables. See README.md.
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -24,46 +24,17 @@ struct PolyOptions {
   int sets = 32;    ///< --sets, for the divergent rung
 };
 
-LadderRow start_row(Variant variant) {
-  LadderRow row;
-  row.rung = name_of(variant);
-  for (const auto& info : kVariants)
-    if (info.variant == variant)
-      row.kind = info.kind;
-  return row;
-}
-
-// Times @p variant with the tests' procedure (constant_memory_bench.hpp): fresh inputs before
-// every launch, every timed output checked, the harness's stream and clock. @p metric_of turns
-// the median time into the row's metric; @p work is one launch's work, for the roofline. A wrong
-// timed output marks the row WRONG, with a note.
-LadderRow measure_row(Bench& bench, Variant variant, const MeasureOptions& options,
-                      const std::function<double(double)>& metric_of, Work work,
-                      LadderReport& report) {
-  LadderRow row = start_row(variant);
-  Measurement measured;
-  row.status = try_rung([&] { measured = measure(bench.trial(variant), options); });
-  if (row.status == "ok") {
-    row.timing = measured.timing;
-    row.work = work;
-    if (row.timing.median_ms > 0)
-      row.metric = metric_of(row.timing.median_ms);
-    if (!measured.sound()) {
-      row.status = "WRONG";
-      report.notes.push_back("WRONG: " + measured.failure);
-    }
-  }
-  return row;
-}
-
 std::vector<LadderReport> run_ladder(const DemoOptions& options, const PolyOptions& poly_options) {
   const std::size_t n = *parse_count(options.size.empty() ? kDefaultSize : options.size);
   const int block = options.block != 0 ? options.block : kDefaultBlock;
   const int degree = poly_options.degree, sets = poly_options.sets;
   Bench bench(BenchConfig{.n = n, .degree = degree, .sets = sets, .block = block});
-  MeasureOptions measure_options;
-  measure_options.repeats = options.repeat;
-  measure_options.seed = base_seed();
+  // The tests' procedure (constant_memory_bench.hpp): fresh inputs before every launch, every
+  // timed output checked, the harness's stream and clock. A wrong timed output marks the row
+  // WRONG, with a note under the table.
+  auto measure_rung = [&](const VariantInfo& info) {
+    return measure(bench.trial(info.variant), options.measuring());
+  };
   std::vector<LadderReport> reports;
 
   if (options.wants("table")) {
@@ -78,10 +49,16 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const PolyOptio
         "bytes read + written. Each timed launch had a new step and was checked.",
         "Roofline: 3 FLOP per element (the multiply i * step, the square root and the sine, "
         "each counted as one operation) over the 4 bytes written: 0.75 FLOP/B."};
-    table.rows.push_back(measure_row(
-        bench, Variant::Table, measure_options,
-        [&](double ms) { return gb_per_s(bench.table_bytes(), ms); },
-        {bench.table_flops(), bench.table_bytes()}, table));
+    // The first rung, table.
+    add_rungs(
+        table, options, std::span(kVariants).first(1), measure_rung,
+        [&](LadderRow& row, const VariantInfo&) {
+          if (!row.ran())
+            return;
+          row.work = {bench.table_flops(), bench.table_bytes()};
+          row.metric = gb_per_s(bench.table_bytes(), row.timing.median_ms);
+        },
+        FailureNote::UnderTable);
     reports.push_back(table);
   }
 
@@ -98,19 +75,19 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const PolyOptio
       "Roofline: the same 2 * degree * n FLOP over the bytes that must cross DRAM: each point "
       "read and each result written once (8 n), plus the coefficients once (4 (degree + 1) "
       "per set)."};
-  for (const Variant variant :
-       {Variant::PolyGlobal, Variant::PolyConstant, Variant::PolyConstantDivergent}) {
-    if (!options.wants(std::string(name_of(variant))))
-      continue;
-    const int row_sets = variant == Variant::PolyConstantDivergent ? sets : 1;
-    LadderRow row = measure_row(
-        bench, variant, measure_options,
-        [&](double ms) { return gflop_per_s(bench.poly_flops(), ms); },
-        {bench.poly_flops(), bench.poly_bytes(row_sets)}, poly);
-    if (variant == Variant::PolyConstantDivergent)
-      row.note = std::to_string(sets) + " sets";
-    poly.rows.push_back(row);
-  }
+  // poly_global, poly_constant and poly_constant_divergent.
+  add_rungs(
+      poly, options, std::span(kVariants).subspan(1, 3), measure_rung,
+      [&](LadderRow& row, const VariantInfo& info) {
+        const bool divergent = info.variant == Variant::PolyConstantDivergent;
+        if (row.ran()) {
+          row.work = {bench.poly_flops(), bench.poly_bytes(divergent ? sets : 1)};
+          row.metric = gflop_per_s(bench.poly_flops(), row.timing.median_ms);
+        }
+        if (divergent)
+          row.note = std::to_string(sets) + " sets";
+      },
+      FailureNote::UnderTable);
   if (options.wants("readback")) {
     // Not timed: the constant buffer read back after an upload of the demo's coefficients.
     const auto coefficients =

@@ -3,7 +3,6 @@
 #include <vector>
 
 #include "course/bench.hpp"
-#include "course/data.hpp"
 #include "course/demo.hpp"
 #include "course/error.hpp"
 #include "transpose.cuh"
@@ -21,9 +20,6 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options) {
   // The tests' procedure (transpose_bench.hpp): fresh inputs before every launch, every timed
   // output checked, the harness's stream and clock. The GB/s printed is the GB/s graded.
   Bench bench(static_cast<int>(rows), static_cast<int>(cols));
-  MeasureOptions measure_options;
-  measure_options.repeats = options.repeat;
-  measure_options.seed = base_seed();
 
   LadderReport report;
   report.title = "Lesson 02, transpose of a " + std::to_string(rows) + " x " +
@@ -39,26 +35,18 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options) {
       "fresh inputs and was checked bit-exact.",
       "Roofline: one element moved per 8 bytes (read once, written once) for every rung: "
       "0.125 element/B, under the memory roof only."};
-  for (const auto& info : kVariants) {
-    if (!options.wants(std::string(info.name)))
-      continue;
-    LadderRow row;
-    row.rung = info.name;
-    row.kind = info.kind;
-    Measurement measured;
-    row.status = try_rung([&] { measured = measure(bench.trial(info.variant), measure_options); });
-    if (row.status == "ok") {
-      row.timing = measured.timing;
-      row.work = {static_cast<double>(bench.count()), bench.bytes()};
-      if (row.timing.median_ms > 0)
+  add_rungs(
+      report, options, kVariants,
+      [&](const VariantInfo& info) {
+        return measure(bench.trial(info.variant), options.measuring());
+      },
+      [&](LadderRow& row, const VariantInfo&) {
+        if (!row.ran())
+          return;
+        row.work = {static_cast<double>(bench.count()), bench.bytes()};
         row.metric = gb_per_s(bench.bytes(), row.timing.median_ms);
-      if (!measured.sound()) {
-        row.status = "WRONG";
-        report.notes.push_back("WRONG: " + measured.failure);
-      }
-    }
-    report.rows.push_back(row);
-  }
+      },
+      FailureNote::UnderTable);
   return {report};
 }
 
