@@ -9,11 +9,9 @@
 #include <cstdio>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "course/bench.hpp"
-#include "course/data.hpp"
 #include "course/demo.hpp"
 #include "course/gpu.hpp"
 #include "matmul.cuh"
@@ -39,68 +37,27 @@ constexpr const char* kRooflineNote =
 // --sweep size: the square sizes n x n x n of the data-parallelism report's study.
 constexpr std::array<int, 5> kSizeSweep{256, 512, 1024, 2048, 4096};
 
-struct Dims {
-  int m;
-  int n;
-  int k;
-};
-
 // This lesson's own options.
 struct MatmulOptions {
   std::string input = "uniform";  ///< --input: uniform or lab-report
   std::string sweep;              ///< --sweep: empty, "tile" or "size"
 };
 
-// "N" (N x N x N) or "MxNxK", each a count such as 4096, 4k or 2^12; nothing if malformed or
-// outside the launcher's limits.
-std::optional<Dims> parse_dims(const std::string& text) {
-  const auto parts = parse_shape3(text);
-  if (!parts)
-    return std::nullopt;
-  for (const auto part : *parts)
-    if (part < 1 || part > static_cast<std::uint64_t>(kMaxExtent))
-      return std::nullopt;
-  const auto [m, n, k] = *parts;
-  const auto limit = static_cast<std::uint64_t>(kMaxElements);
-  if (m * k > limit || k * n > limit || m * n > limit)
-    return std::nullopt;
-  return Dims{static_cast<int>(m), static_cast<int>(n), static_cast<int>(k)};
-}
-
-// One rung's row: timed by the harness's measuring procedure (matmul_bench.hpp), the same one
-// that grades it. "WRONG" when a timed product was wrong or work escaped the timed stream, with
-// the reason in the note; "not implemented" or an error's first words when it did not run.
-// @p problem's flops() and bytes() are the row's work on the roofline.
-LadderRow run_row(const std::string& rung, std::string_view kind, int threads, int outputs,
-                  const Trial& trial, const MeasureOptions& measure_options,
-                  const lesson03::bench::Bench& problem) {
-  const double flops = problem.flops();
-  LadderRow row;
-  row.rung = rung;
-  row.kind = kind;
-  Measurement measured;
-  row.status = try_rung([&] { measured = measure(trial, measure_options); });
-  if (row.status != "ok")
-    return row;
-  if (!measured.sound()) {
-    row.status = "WRONG";
-    row.note = measured.failure;
-  }
-  row.timing = measured.timing;
-  row.work = {flops, problem.bytes()};
-  if (row.timing.median_ms > 0)
-    row.metric = gflop_per_s(flops, row.timing.median_ms);
+// What a rung's row counts once it ran (timed by the harness's measuring procedure,
+// matmul_bench.hpp, the same one that grades it): @p problem's flops() and bytes() are its work on
+// the roofline; its block's threads and each thread's outputs are its extra columns.
+void count_product(LadderRow& row, const lesson03::bench::Bench& problem, int threads,
+                   int outputs) {
+  if (!row.ran())
+    return;
+  row.work = {problem.flops(), problem.bytes()};
+  row.metric = gflop_per_s(problem.flops(), row.timing.median_ms);
   row.extra = {std::to_string(threads), std::to_string(outputs)};
-  return row;
-}
-
-std::string shape_text(Dims d) {
-  return std::to_string(d.m) + " x " + std::to_string(d.n) + " x " + std::to_string(d.k);
 }
 
 // The memory lab's Table 3.1 beside this run's naive and tiled rows of @p ladder (copied, not
 // timed again); no rows when --variant left both out.
-LadderReport table_3_1(const LadderReport& ladder, Dims d, const std::string& input_text) {
+LadderReport table_3_1(const LadderReport& ladder, GemmDims d, const std::string& input_text) {
   LadderReport table = published_beside(
       ladder, kLabTable31,
       "The memory lab's Table 3.1, live: global memory (naive) against shared memory (tiled), "
@@ -120,83 +77,58 @@ LadderReport table_3_1(const LadderReport& ladder, Dims d, const std::string& in
 // n x n x n for each n of kSizeSweep, on @p input. A size the ladder already timed (@p d square,
 // same input) takes the ladder's row instead of a second timing. Each row's share is of cuBLAS
 // SGEMM at its own n, and its speedup over tiled at its own n.
-LadderReport size_sweep(const DemoOptions& options, const LadderReport& ladder, Dims d,
-                        lesson03::bench::Input input, const std::string& input_text,
-                        const MeasureOptions& measure_options) {
+LadderReport size_sweep(const DemoOptions& options, const LadderReport& ladder, GemmDims d,
+                        lesson03::bench::Input input, const std::string& input_text) {
   std::vector<VariantInfo> rungs;
   for (const auto& info : kVariants)
     if (options.variants.empty() ? info.kind != "given" : options.wants(std::string(info.name)))
       rungs.push_back(info);
-  std::vector<std::vector<LadderRow>> by_rung(rungs.size());
-  std::string ceiling_text;
-  const ceilings::Ceiling* last_ceiling = nullptr;
-  for (const int n : kSizeSweep) {
-    const auto& ceiling = ceilings::cublas_sgemm(n, n, n);
-    last_ceiling = &ceiling;
-    ceiling_text +=
-        (ceiling_text.empty() ? "" : ", ") + std::to_string(n) + ": " + fixed(ceiling.value, 1);
+  LadderReport sweep;
+  auto rows_at = [&](int n) {
+    std::optional<lesson03::bench::Bench> problem;  // made for the first rung timed at n
+    auto time_at_n = [&](const VariantInfo& info) {
+      if (!problem)
+        problem.emplace(n, n, n, input);
+      return measured_row(
+          info.name, info.kind,
+          [&] { return measure(problem->trial(info.variant), options.measuring()); },
+          [&](LadderRow& row) { count_product(row, *problem, info.threads, info.outputs); });
+    };
     const bool timed_in_ladder = d.m == n && d.n == n && d.k == n;
-    std::optional<lesson03::bench::Bench> problem;
     std::vector<LadderRow> at_n;
     for (const auto& info : rungs) {
-      LadderRow row;
-      bool found = false;
-      if (timed_in_ladder) {
-        for (const auto& ladder_row : ladder.rows) {
-          if (ladder_row.rung == info.name) {
-            row = ladder_row;
-            found = true;
-          }
-        }
-      }
-      if (!found) {
-        if (!problem)
-          problem.emplace(n, n, n, input);
-        row = run_row(std::string(info.name), info.kind, info.threads, info.outputs,
-                      problem->trial(info.variant), measure_options, *problem);
-      }
-      row.extra = {std::to_string(n)};
-      if (row.ran() && ceiling.value > 0)
-        row.share = row.metric / ceiling.value;
-      at_n.push_back(row);
+      const LadderRow* timed = timed_in_ladder ? find_row(ladder.rows, info.name) : nullptr;
+      at_n.push_back(timed != nullptr ? *timed : time_at_n(info));
+      at_n.back().extra = {std::to_string(n)};
     }
-    const LadderRow* tiled = nullptr;
-    for (const auto& row : at_n)
-      if (row.rung == "tiled" && row.ran() && row.timing.median_ms > 0)
-        tiled = &row;
-    for (std::size_t r = 0; r < at_n.size(); ++r) {
-      if (tiled != nullptr && at_n[r].ran() && at_n[r].timing.median_ms > 0)
-        at_n[r].speedup = tiled->timing.median_ms / at_n[r].timing.median_ms;
-      by_rung[r].push_back(at_n[r]);
-    }
-  }
-
-  LadderReport sweep;
+    return at_n;
+  };
+  SweepRows swept = sweep_rows(
+      kSizeSweep, "tiled", [](int n) -> const auto& { return ceilings::cublas_sgemm(n, n, n); },
+      rows_at);
+  sweep.rows = std::move(swept.rows);
+  sweep.ceiling = swept.ceiling;
   sweep.title = "Lesson 03, the data-parallelism report's study: C = A B at n x n x n, n = " +
                 std::to_string(kSizeSweep.front()) + " ... " + std::to_string(kSizeSweep.back()) +
                 ", " + input_text;
   sweep.metric_unit = "GFLOP/s";
-  // No row is named so: each row's speedup is over tiled at the same n, set above.
+  // No row is named so: each row's speedup is over tiled at the same n (sweep_rows).
   sweep.baseline = "tiled at the same n";
-  sweep.ceiling = *last_ceiling;
   sweep.ceiling.what += "; each row's share is of cuBLAS SGEMM at its own n";
   sweep.extra_columns = {"n"};
-  for (const auto& rows : by_rung)
-    sweep.rows.insert(sweep.rows.end(), rows.begin(), rows.end());
-  sweep.notes = {"cuBLAS SGEMM at each n, GFLOP/s, measured in this run: " + ceiling_text + ".",
+  sweep.notes = {"cuBLAS SGEMM at each n, GFLOP/s, measured in this run: " + swept.ceilings + ".",
                  "Rows at the ladder's own shape are the ladder's timings (not timed again).",
                  kRooflineNote};
   return sweep;
 }
 
 std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const MatmulOptions& extra) {
-  const Dims d = *parse_dims(options.size.empty() ? kDefaultSize : options.size);
+  const GemmDims d = *parse_gemm_dims(options.size.empty() ? kDefaultSize : options.size,
+                                      kMaxExtent, kMaxElements);
   const bool lab_report = extra.input == "lab-report";
   const auto input =
       lab_report ? lesson03::bench::Input::LabReport : lesson03::bench::Input::Uniform;
   lesson03::bench::Bench problem(d.m, d.n, d.k, input);
-  const MeasureOptions measure_options{
-      .warmup = 2, .repeats = options.repeat, .flush_l2 = true, .seed = base_seed()};
   const auto& ceiling = ceilings::cublas_sgemm(d.m, d.n, d.k);
   const std::string input_text =
       lab_report ? "the matmul lab report's matrices (A negated on every other launch)"
@@ -210,12 +142,14 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Matm
   ladder.baseline = "naive";
   ladder.ceiling = ceiling;
   ladder.extra_columns = columns;
-  for (const auto& info : kVariants) {
-    if (!options.wants(std::string(info.name)))
-      continue;
-    ladder.rows.push_back(run_row(std::string(info.name), info.kind, info.threads, info.outputs,
-                                  problem.trial(info.variant), measure_options, problem));
-  }
+  add_rungs(
+      ladder, options, kVariants,
+      [&](const VariantInfo& info) {
+        return measure(problem.trial(info.variant), options.measuring());
+      },
+      [&](LadderRow& row, const VariantInfo& info) {
+        count_product(row, problem, info.threads, info.outputs);
+      });
   ladder.notes = {
       "GFLOP/s = 2 M N K / time; the ceiling is cuBLAS SGEMM (FP32, no tensor cores), same shape, "
       "measured in this run. Every timed product is checked against cuBLAS's, on fresh inputs for "
@@ -239,8 +173,10 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Matm
     sweep.extra_columns = columns;
     const LadderRow* best = nullptr;
     for (const int tile : kTileSweep) {
-      sweep.rows.push_back(run_row("tiled<" + std::to_string(tile) + ">", "exercise", tile * tile,
-                                   1, problem.trial_tiled(tile), measure_options, problem));
+      sweep.rows.push_back(measured_row(
+          "tiled<" + std::to_string(tile) + ">", "exercise",
+          [&] { return measure(problem.trial_tiled(tile), options.measuring()); },
+          [&](LadderRow& row) { count_product(row, problem, tile * tile, 1); }));
     }
     for (const auto& row : sweep.rows)
       if (row.status == "ok" && (best == nullptr || row.timing.median_ms < best->timing.median_ms))
@@ -253,7 +189,7 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Matm
     reports.push_back(sweep);
   }
   if (extra.sweep == "size")
-    reports.push_back(size_sweep(options, ladder, d, input, input_text, measure_options));
+    reports.push_back(size_sweep(options, ladder, d, input, input_text));
   return reports;
 }
 
@@ -277,12 +213,9 @@ int main(int argc, char** argv) {
                    "exercise and stretch rungs (or --variant's) at n x n x n, n = 256 ... 4096")
         ->check(CLI::IsMember({"tile", "size"}));
   };
-  spec.validate = [](const DemoOptions& options) -> std::optional<std::string> {
-    if (!parse_dims(options.size.empty() ? kDefaultSize : options.size))
-      return "--size takes MxNxK or N, with 1 <= M, N, K <= " + std::to_string(kMaxExtent) +
-             " and at most 2^26 (8192 x 8192) elements in each of A, B and C, e.g. 4096 or "
-             "1000x1000x1000";
-    return std::nullopt;
+  spec.validate = [](const DemoOptions& options) {
+    return gemm_dims_problem(options.size.empty() ? kDefaultSize : options.size, kMaxExtent,
+                             kMaxElements);
   };
   // Each rung's block shape is fixed (the threads/block column); --sweep tile varies tiled's.
   spec.takes_block = false;

@@ -12,7 +12,6 @@
 #include "aat_bench.hpp"
 #include "course/bench.hpp"
 #include "course/ceilings.hpp"
-#include "course/data.hpp"
 #include "course/demo.hpp"
 #include "course/gpu.hpp"
 
@@ -64,8 +63,6 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options) {
   const int n = static_cast<int>(rows);
   const int k = static_cast<int>(cols);
   lesson04::bench::Bench problem(n, k);
-  const MeasureOptions measure_options{
-      .warmup = 2, .repeats = options.repeat, .flush_l2 = true, .seed = base_seed()};
   const auto& sgemm = ceilings::cublas_sgemm_aat(n, k);
   const auto& ssyrk = ceilings::cublas_ssyrk(n, k);
 
@@ -76,52 +73,38 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options) {
   report.baseline = "tiled_unpadded";
   report.ceiling = sgemm;
   report.extra_columns = {"of SSYRK", "threads"};
-  for (const auto& info : kVariants) {
-    if (!options.wants(std::string(info.name)))
-      continue;
-    // Timed by the harness's measuring procedure (aat_bench.hpp), the same one that grades it:
-    // "WRONG" when a timed C was wrong or work escaped the timed stream (the note says which),
-    // or when the last C is not bit-for-bit symmetric.
-    LadderRow row;
-    row.rung = info.name;
-    row.kind = info.kind;
-    Measurement measured;
-    row.status =
-        try_rung([&] { measured = measure(problem.trial(info.variant), measure_options); });
-    if (row.status == "ok") {
-      if (!measured.sound()) {
-        row.status = "WRONG";
-        row.note = measured.failure;
-      } else if (!symmetric(problem.c().to_host(), n)) {
-        row.status = "WRONG";
-        row.note = "C is not bit-for-bit symmetric";
-      }
-      row.timing = measured.timing;
-      row.work = {problem.flops_done(info.variant), problem.bytes()};
-      if (row.timing.median_ms > 0)
-        row.metric = gflop_per_s(problem.flops(), row.timing.median_ms);
-      row.extra = {fixed(100.0 * row.metric / ssyrk.value, 1) + " %", std::to_string(info.threads)};
-    }
-    report.rows.push_back(row);
-  }
+  // Timed by the harness's measuring procedure (aat_bench.hpp), the same one that grades it:
+  // "WRONG" when a timed C was wrong or work escaped the timed stream (the note says which), or
+  // when the last C is not bit-for-bit symmetric.
+  add_rungs(
+      report, options, kVariants,
+      [&](const VariantInfo& info) {
+        return measure(problem.trial(info.variant), options.measuring());
+      },
+      [&](LadderRow& row, const VariantInfo& info) {
+        if (!row.ran())
+          return;
+        if (row.status == "ok" && !symmetric(problem.c().to_host(), n)) {
+          row.status = "WRONG";
+          row.note = "C is not bit-for-bit symmetric";
+        }
+        row.work = {problem.flops_done(info.variant), problem.bytes()};
+        if (row.timing.median_ms > 0)  // the share of SSYRK below needs a time, as the metric does
+          row.metric = gflop_per_s(problem.flops(), row.timing.median_ms);
+        row.extra = {fixed(100.0 * row.metric / ssyrk.value, 1) + " %",
+                     std::to_string(info.threads)};
+      });
   // The two cuBLAS ceilings as rows of their own, timed in this run (FP32, no tensor cores), on
   // the roofline by what they compute: SGEMM both triangles, as the full rungs; SSYRK one
   // triangle (n (n + 1) k FLOP), which it alone writes (A read once, n (n + 1) / 2 floats of C).
   const double nd = n, kd = k;
   const Work sgemm_work{problem.flops(), problem.bytes()};
   const Work ssyrk_work{nd * (nd + 1) * kd, 4 * nd * kd + 2 * nd * (nd + 1)};
-  for (const auto* ceiling : {&sgemm, &ssyrk}) {
-    LadderRow row;
-    row.rung = ceiling->name;
-    row.kind = "ceiling";
-    row.status = "ok";
-    row.timing = ceiling->timing;
-    row.metric = ceiling->value;
-    row.work = ceiling == &ssyrk ? ssyrk_work : sgemm_work;
-    row.extra = {fixed(100.0 * ceiling->value / ssyrk.value, 1) + " %", "-"};
-    row.note = ceiling == &ssyrk ? "one triangle, counted as 2 n^2 k" : "both triangles";
-    report.rows.push_back(row);
-  }
+  for (const auto* ceiling : {&sgemm, &ssyrk})
+    report.rows.push_back(
+        ceiling_row(*ceiling, ceiling == &ssyrk ? ssyrk_work : sgemm_work,
+                    ceiling == &ssyrk ? "one triangle, counted as 2 n^2 k" : "both triangles",
+                    {fixed(100.0 * ceiling->value / ssyrk.value, 1) + " %", "-"}));
   report.notes = {
       "GFLOP/s counts 2 n^2 k for every rung, whether it computes both triangles or one and "
       "mirrors it, so that rungs and ceilings compare by time.",

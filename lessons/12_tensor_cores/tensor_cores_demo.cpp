@@ -5,16 +5,12 @@
 // See README.md, "How to work on this lesson".
 #include <CLI/CLI.hpp>
 #include <array>
-#include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
-#include <utility>
 #include <vector>
 
 #include "course/bench.hpp"
 #include "course/ceilings.hpp"
-#include "course/data.hpp"
 #include "course/demo.hpp"
 #include "course/gpu.hpp"
 #include "tensor_cores.cuh"
@@ -37,86 +33,33 @@ constexpr const char* kRooflineNote =
 // --sweep size: the square sizes n x n x n.
 constexpr std::array<int, 6> kSizeSweep{256, 512, 1024, 2048, 4096, 8192};
 
-struct Dims {
-  int m;
-  int n;
-  int k;
-};
-
 // This lesson's own options.
 struct TensorOptions {
   std::string sweep;  ///< --sweep: empty or "size"
 };
 
-// "N" (N x N x N) or "MxNxK", each a count such as 4096, 4k or 2^12; nothing if malformed or
-// outside the launcher's limits.
-std::optional<Dims> parse_dims(const std::string& text) {
-  const auto parts = parse_shape3(text);
-  if (!parts)
-    return std::nullopt;
-  for (const auto part : *parts)
-    if (part < 1 || part > static_cast<std::uint64_t>(kMaxExtent))
-      return std::nullopt;
-  const auto [m, n, k] = *parts;
-  const auto limit = static_cast<std::uint64_t>(kMaxElements);
-  if (m * k > limit || k * n > limit || m * n > limit)
-    return std::nullopt;
-  return Dims{static_cast<int>(m), static_cast<int>(n), static_cast<int>(k)};
-}
-
-std::string shape_text(Dims d) {
-  return std::to_string(d.m) + " x " + std::to_string(d.n) + " x " + std::to_string(d.k);
-}
-
-// One rung's row: timed by the harness's measuring procedure (tensor_cores_bench.hpp), the same
-// one that grades it. "WRONG" when a timed product was wrong or work escaped the timed stream,
-// with the reason in the note; "skipped" when this GPU or build cannot run the rung, with the
-// reason added to @p notes; "not implemented" or an error's first words when it did not run.
-LadderRow run_row(const VariantInfo& info, lesson12::bench::Bench& problem,
-                  const MeasureOptions& measure_options, std::vector<std::string>& notes) {
-  LadderRow row;
-  row.rung = info.name;
-  row.kind = info.kind;
-  Measurement measured;
-  row.status = try_rung([&] { measured = measure(problem.trial(info.variant), measure_options); });
+// What a rung's row counts (timed by the harness's measuring procedure, tensor_cores_bench.hpp,
+// the same one that grades it): once it ran, @p problem's flops() and bytes() are its work on the
+// roofline, its block's threads and its inner loop's instruction its extra columns; when it was
+// skipped (this GPU or build cannot run it), the reason is added to @p notes.
+void count_product(LadderRow& row, const VariantInfo& info, const lesson12::bench::Bench& problem,
+                   std::vector<std::string>& notes) {
   if (row.status == "skipped") {
     row.note = "cannot run here (see below)";
     if (const auto why = unsupported(info.variant))
       notes.push_back(std::string(info.name) + " skipped: " + *why);
   }
-  if (row.status != "ok")
-    return row;
-  if (!measured.sound()) {
-    row.status = "WRONG";
-    row.note = measured.failure;
-  }
-  row.timing = measured.timing;
+  if (!row.ran())
+    return;
   row.work = {problem.flops(), problem.bytes()};
-  if (row.timing.median_ms > 0)
-    row.metric = gflop_per_s(problem.flops(), row.timing.median_ms);
+  row.metric = gflop_per_s(problem.flops(), row.timing.median_ms);
   row.extra = {std::to_string(info.threads), std::string(info.instruction)};
-  return row;
-}
-
-// A cuBLAS ceiling as a row of its own, timed in this run.
-LadderRow ceiling_row(const ceilings::Ceiling& ceiling, Work work, std::string note) {
-  LadderRow row;
-  row.rung = ceiling.name;
-  row.kind = "ceiling";
-  row.status = "ok";
-  row.timing = ceiling.timing;
-  row.metric = ceiling.value;
-  row.work = work;
-  row.extra = {"-", "-"};
-  row.note = std::move(note);
-  return row;
 }
 
 // The rungs (all, or those --variant names) at n x n x n for each n of kSizeSweep. A size the
 // ladder already timed (@p d square) takes the ladder's row instead of a second timing. Each
 // row's share is of cuBLAS BF16 at its own n, and its speedup over simt_bf16 at its own n.
-LadderReport size_sweep(const DemoOptions& options, const LadderReport& ladder, Dims d,
-                        const MeasureOptions& measure_options) {
+LadderReport size_sweep(const DemoOptions& options, const LadderReport& ladder, GemmDims d) {
   LadderReport sweep;
   std::vector<VariantInfo> rungs;
   for (const auto& info : kVariants) {
@@ -127,61 +70,50 @@ LadderReport size_sweep(const DemoOptions& options, const LadderReport& ladder, 
     else
       rungs.push_back(info);
   }
-  std::vector<std::vector<LadderRow>> by_rung(rungs.size());
-  std::string ceiling_text;
-  for (const int n : kSizeSweep) {
-    const auto& ceiling = ceilings::cublas_gemm_bf16(n, n, n);
-    sweep.ceiling = ceiling;
-    ceiling_text +=
-        (ceiling_text.empty() ? "" : ", ") + std::to_string(n) + ": " + fixed(ceiling.value, 1);
-    std::optional<lesson12::bench::Bench> problem;
+  auto rows_at = [&](int n) {
+    std::optional<lesson12::bench::Bench> problem;  // made for the first rung timed at n
+    auto time_at_n = [&](const VariantInfo& info) {
+      if (!problem)
+        problem.emplace(n, n, n, lesson12::bench::Input::Uniform);
+      return measured_row(
+          info.name, info.kind,
+          [&] { return measure(problem->trial(info.variant), options.measuring()); },
+          [&](LadderRow& row) { count_product(row, info, *problem, sweep.notes); });
+    };
+    const bool timed_in_ladder = d.m == n && d.n == n && d.k == n;
     std::vector<LadderRow> at_n;
     for (const auto& info : rungs) {
-      const LadderRow* timed = nullptr;
-      for (const auto& row : ladder.rows)
-        if (d.m == n && d.n == n && d.k == n && row.rung == info.name)
-          timed = &row;
-      if (timed == nullptr && !problem)
-        problem.emplace(n, n, n, lesson12::bench::Input::Uniform);
-      LadderRow row =
-          timed != nullptr ? *timed : run_row(info, *problem, measure_options, sweep.notes);
-      row.extra = {std::to_string(n), std::string(info.instruction)};
-      if (row.ran() && ceiling.value > 0)
-        row.share = row.metric / ceiling.value;
-      at_n.push_back(row);
+      const LadderRow* timed = timed_in_ladder ? find_row(ladder.rows, info.name) : nullptr;
+      at_n.push_back(timed != nullptr ? *timed : time_at_n(info));
+      at_n.back().extra = {std::to_string(n), std::string(info.instruction)};
     }
-    const LadderRow* simt = nullptr;
-    for (const auto& row : at_n)
-      if (row.rung == name_of(Variant::SimtBf16) && row.ran() && row.timing.median_ms > 0)
-        simt = &row;
-    for (std::size_t r = 0; r < at_n.size(); ++r) {
-      if (simt != nullptr && at_n[r].ran() && at_n[r].timing.median_ms > 0)
-        at_n[r].speedup = simt->timing.median_ms / at_n[r].timing.median_ms;
-      by_rung[r].push_back(at_n[r]);
-    }
-  }
+    return at_n;
+  };
+  SweepRows swept = sweep_rows(
+      kSizeSweep, name_of(Variant::SimtBf16),
+      [](int n) -> const auto& { return ceilings::cublas_gemm_bf16(n, n, n); }, rows_at);
+  sweep.rows = std::move(swept.rows);
+  sweep.ceiling = swept.ceiling;
   sweep.title = "Lesson 12, C = A B at n x n x n, n = " + std::to_string(kSizeSweep.front()) +
                 " ... " + std::to_string(kSizeSweep.back()) + ", uniform BF16 matrices";
   sweep.metric_unit = "GFLOP/s";
-  // No row is named so: each row's speedup is over simt_bf16 at the same n, set above.
+  // No row is named so: each row's speedup is over simt_bf16 at the same n (sweep_rows).
   sweep.baseline = "simt_bf16 at the same n";
   sweep.ceiling.what += "; each row's share is of cuBLAS BF16 at its own n";
   sweep.extra_columns = {"n", "instruction"};
   sweep.compute_roof = ceilings::bf16_tensor_peak();
-  for (const auto& rows : by_rung)
-    sweep.rows.insert(sweep.rows.end(), rows.begin(), rows.end());
-  sweep.notes.insert(sweep.notes.begin(),
-                     {"cuBLAS BF16 at each n, GFLOP/s, measured in this run: " + ceiling_text + ".",
-                      "Rows at the ladder's own shape are the ladder's timings (not timed again).",
-                      kRooflineNote});
+  sweep.notes.insert(
+      sweep.notes.begin(),
+      {"cuBLAS BF16 at each n, GFLOP/s, measured in this run: " + swept.ceilings + ".",
+       "Rows at the ladder's own shape are the ladder's timings (not timed again).",
+       kRooflineNote});
   return sweep;
 }
 
 std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const TensorOptions& extra) {
-  const Dims d = *parse_dims(options.size.empty() ? kDefaultSize : options.size);
+  const GemmDims d = *parse_gemm_dims(options.size.empty() ? kDefaultSize : options.size,
+                                      kMaxExtent, kMaxElements);
   lesson12::bench::Bench problem(d.m, d.n, d.k, lesson12::bench::Input::Uniform);
-  const MeasureOptions measure_options{
-      .warmup = 2, .repeats = options.repeat, .flush_l2 = true, .seed = base_seed()};
   const auto& bf16_gemm = ceilings::cublas_gemm_bf16(d.m, d.n, d.k);
   const auto& tf32_gemm = ceilings::cublas_gemm_tf32(d.m, d.n, d.k);
   const auto& sgemm = ceilings::cublas_sgemm(d.m, d.n, d.k);
@@ -197,15 +129,20 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Tens
   ladder.extra_columns = {"threads/block", "instruction"};
   ladder.compute_roof = tensor_peak;
   std::vector<std::string> skipped;
-  for (const auto& info : kVariants)
-    if (options.wants(std::string(info.name)))
-      ladder.rows.push_back(run_row(info, problem, measure_options, skipped));
+  add_rungs(
+      ladder, options, kVariants,
+      [&](const VariantInfo& info) {
+        return measure(problem.trial(info.variant), options.measuring());
+      },
+      [&](LadderRow& row, const VariantInfo& info) { count_product(row, info, problem, skipped); });
   const double md = d.m, nd = d.n, kd = d.k;
   const Work fp32_work{problem.flops(), 4.0 * (md * kd + kd * nd + md * nd)};
   ladder.rows.push_back(ceiling_row(bf16_gemm, {problem.flops(), problem.bytes()},
-                                    "the graded ceiling: BF16 in, FP32 accumulation"));
-  ladder.rows.push_back(ceiling_row(tf32_gemm, fp32_work, "for scale: FP32 in, TF32 products"));
-  ladder.rows.push_back(ceiling_row(sgemm, fp32_work, "for scale: FP32, no tensor cores"));
+                                    "the graded ceiling: BF16 in, FP32 accumulation", {"-", "-"}));
+  ladder.rows.push_back(
+      ceiling_row(tf32_gemm, fp32_work, "for scale: FP32 in, TF32 products", {"-", "-"}));
+  ladder.rows.push_back(
+      ceiling_row(sgemm, fp32_work, "for scale: FP32, no tensor cores", {"-", "-"}));
   ladder.notes = {
       "GFLOP/s = 2 M N K / time; the ceiling is cuBLAS BF16 (cublasGemmEx, BF16 A and B, FP32 "
       "accumulation, tensor cores), same shape and layout, measured in this run. Every timed "
@@ -220,7 +157,7 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Tens
   ladder.notes.insert(ladder.notes.end(), skipped.begin(), skipped.end());
   std::vector<LadderReport> reports{ladder};
   if (extra.sweep == "size")
-    reports.push_back(size_sweep(options, ladder, d, measure_options));
+    reports.push_back(size_sweep(options, ladder, d));
   return reports;
 }
 
@@ -241,12 +178,9 @@ int main(int argc, char** argv) {
                    "each against cuBLAS BF16 at its own n")
         ->check(CLI::IsMember({"size"}));
   };
-  spec.validate = [](const DemoOptions& options) -> std::optional<std::string> {
-    if (!parse_dims(options.size.empty() ? kDefaultSize : options.size))
-      return "--size takes MxNxK or N, with 1 <= M, N, K <= " + std::to_string(kMaxExtent) +
-             " and at most 2^26 (8192 x 8192) elements in each of A, B and C, e.g. 4096 or "
-             "1000x1000x1000";
-    return std::nullopt;
+  spec.validate = [](const DemoOptions& options) {
+    return gemm_dims_problem(options.size.empty() ? kDefaultSize : options.size, kMaxExtent,
+                             kMaxElements);
   };
   // Each rung's block shape is fixed (the threads/block column).
   spec.takes_block = false;
