@@ -5,11 +5,11 @@
 // "How to work on this lesson".
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <ranges>
 #include <string>
 #include <vector>
 
 #include "course/bench.hpp"
-#include "course/data.hpp"
 #include "course/demo.hpp"
 #include "course/error.hpp"
 #include "reduction.cuh"
@@ -39,32 +39,6 @@ Op op_named(const std::string& name) {
   return Op::Sum;
 }
 
-// The options of every measurement of the demo: its --repeat, inputs from the base seed.
-MeasureOptions measure_options(const DemoOptions& options, std::uint64_t stream) {
-  MeasureOptions measure;
-  measure.warmup = 2;
-  measure.repeats = options.repeat;
-  measure.seed = derive_seed(base_seed(), stream);
-  return measure;
-}
-
-// Measures @p trial into @p row: its status ("ok", "WRONG" with the failure in the note, or why
-// it did not run), its timing and its GB/s for @p bytes.
-void measure_row(LadderRow& row, const std::function<Trial()>& trial, const MeasureOptions& options,
-                 double bytes) {
-  Measurement m;
-  row.status = try_rung([&] { m = measure(trial(), options); });
-  if (row.status != "ok")
-    return;
-  if (!m.sound()) {
-    row.status = "WRONG";
-    row.note = m.failure;
-  }
-  row.timing = m.timing;
-  if (m.timing.median_ms > 0)
-    row.metric = gb_per_s(bytes, m.timing.median_ms);
-}
-
 // The unit of a ladder's work on the roofline: an FP32 add is a FLOP, under both roofs; an int
 // add and the comparisons of max and min are not FP32 arithmetic, so they are counted in their
 // own unit, under the memory roof only.
@@ -74,23 +48,24 @@ std::string ops_unit(const std::string& type, Op op) {
   return type + (op == Op::Max ? " max" : " min");
 }
 
-// Measures the rungs in @p rungs, @p op over @p n elements of T, and fills a row per rung.
-template <class T>
+// Measures those of @p rungs that --variant wants, @p op over @p n elements of T, each on the
+// trials the tests grade, and appends a row per rung.
+template <class T, class Rungs>
 void run_rungs(LadderReport& report, const DemoOptions& options, Op op, std::size_t n,
-               const std::vector<VariantInfo>& rungs) {
+               Rungs&& rungs) {
   const int block = options.block != 0 ? options.block : kDefaultBlock;
   ReductionBench<T> bench(op, n);
-  for (const auto& info : rungs) {
-    LadderRow row;
-    row.rung = info.name;
-    row.kind = info.kind;
-    measure_row(
-        row, [&, variant = info.variant] { return bench.trial(variant, block); },
-        measure_options(options, 1000), static_cast<double>(n) * sizeof(T));
-    if (row.ran())
-      row.work = {bench.ops(), bench.bytes(info.variant, block)};
-    report.rows.push_back(row);
-  }
+  add_rungs(
+      report, options, rungs,
+      [&](const VariantInfo& info) {
+        return measure(bench.trial(info.variant, block), options.measuring(1000));
+      },
+      [&](LadderRow& row, const VariantInfo& info) {
+        if (!row.ran())
+          return;
+        row.work = {bench.ops(), bench.bytes(info.variant, block)};
+        row.metric = gb_per_s(static_cast<double>(n) * sizeof(T), row.timing.median_ms);
+      });
 }
 
 // How the ladders' work is counted, for their notes.
@@ -108,11 +83,10 @@ LadderReport table_3_3(const DemoOptions& options, std::size_t n) {
   report.ceiling = ceilings::cub_reduce_sum(n);
   report.extra_columns = {"seed", "seed ms", "x previous"};
   report.ops_unit = ops_unit("int", Op::Sum);
-  std::vector<VariantInfo> rungs;
-  for (const auto& info : kVariants)
-    if (!info.lab_name.empty() && options.wants(std::string(info.name)))
-      rungs.push_back(info);
-  run_rungs<int>(report, options, Op::Sum, n, rungs);
+  auto lab_rungs = kVariants | std::views::filter([](const VariantInfo& info) {
+                     return !info.lab_name.empty();  // reduce1 ... reduce5
+                   });
+  run_rungs<int>(report, options, Op::Sum, n, lab_rungs);
   double previous = 0.0;
   for (std::size_t r = 0; r < report.rows.size(); ++r) {
     auto& row = report.rows[r];
@@ -144,14 +118,10 @@ LadderReport full_ladder(const DemoOptions& options, const ReductionOptions& min
   report.baseline = "interleaved_divergent";
   report.ceiling = ceilings::cub_reduce_sum(n);
   report.ops_unit = ops_unit(mine.type, op);
-  std::vector<VariantInfo> rungs;
-  for (const auto& info : kVariants)
-    if (options.wants(std::string(info.name)))
-      rungs.push_back(info);
   if (mine.type == "int") {
-    run_rungs<int>(report, options, op, n, rungs);
+    run_rungs<int>(report, options, op, n, kVariants);
   } else {
-    run_rungs<float>(report, options, op, n, rungs);
+    run_rungs<float>(report, options, op, n, kVariants);
   }
   report.notes = {
       "GB/s counts each input element read once; the ceiling is CUB's float sum of "
@@ -187,10 +157,9 @@ LadderReport row_table(const DemoOptions& options, const ReductionOptions& mine)
     std::vector<double> ms;
     std::vector<std::string> wrong;
     for (const auto& [version, name] : kRowVersions) {
-      LadderRow one;
-      measure_row(
-          one, [&, version = version] { return bench.trial(version); },
-          measure_options(options, 2000), bytes);
+      const LadderRow one = measured_row(name, "lab", [&, version = version] {
+        return measure(bench.trial(version), options.measuring(2000));
+      });
       if (!one.ran()) {
         ms.push_back(0.0);
         row.note += std::string(name) + ": " + one.status + "; ";

@@ -91,9 +91,11 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const Convoluti
   const Filter& filter = bench.filter();
   const double side = filter.size();
   const double flops = 2.0 * side * side * static_cast<double>(count);
-  MeasureOptions measuring;
-  measuring.repeats = options.repeat;
-  measuring.seed = base_seed();
+  // The separable rung needs a separable filter: with another, its row says "skipped" and why.
+  const std::string not_separable = "the " + conv.filter + " filter is not separable";
+  auto skipped = [&](const VariantInfo& info) {
+    return info.variant == Variant::Separable && !filter.separable();
+  };
 
   LadderReport report;
   report.title = "Lesson 07, 2D convolution of a " + std::to_string(width) + " x " +
@@ -103,37 +105,27 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const Convoluti
   report.baseline = "basic";
   report.ceiling = ceilings::device_copy();
   report.extra_columns = {"GFLOP/s", "OP/B"};
-  for (const auto& info : kVariants) {
-    if (!options.wants(std::string(info.name)))
-      continue;
-    LadderRow row;
-    row.rung = info.name;
-    row.kind = info.kind;
-    if (info.variant == Variant::Separable && !filter.separable()) {
-      row.status = "skipped";
-      row.note = "the " + conv.filter + " filter is not separable";
-      report.rows.push_back(row);
-      continue;
-    }
-    // The harness times the rung as the speed tests do: fresh images, every timed output
-    // checked against the given basic rung, the clocks cross-checked (convolution_bench.hpp).
-    Measurement measured;
-    row.status = try_rung([&] { measured = measure(bench.trial(info.variant), measuring); });
-    if (row.status == "ok") {
-      if (!measured.sound()) {
-        row.status = "WRONG";
-        row.note = measured.failure;
-      }
-      row.timing = measured.timing;
-      row.work = work_of(info.variant, bench);
-      if (row.timing.median_ms > 0) {
-        row.metric = gb_per_s(bench.bytes(), row.timing.median_ms);
-        row.extra = {fixed(gflop_per_s(flops, row.timing.median_ms), 0),
-                     fixed(design_op_per_byte(info.variant, conv.radius), 2)};
-      }
-    }
-    report.rows.push_back(row);
-  }
+  // The harness times the rung as the speed tests do: fresh images, every timed output checked
+  // against the given basic rung, the clocks cross-checked (convolution_bench.hpp).
+  add_rungs(
+      report, options, kVariants,
+      [&](const VariantInfo& info) {
+        if (skipped(info))
+          throw Unsupported(std::string(info.name), not_separable);
+        return measure(bench.trial(info.variant), options.measuring());
+      },
+      [&](LadderRow& row, const VariantInfo& info) {
+        if (skipped(info))
+          row.note = not_separable;
+        if (!row.ran())
+          return;
+        row.work = work_of(info.variant, bench);
+        if (row.timing.median_ms > 0) {
+          row.metric = gb_per_s(bench.bytes(), row.timing.median_ms);
+          row.extra = {fixed(gflop_per_s(flops, row.timing.median_ms), 0),
+                       fixed(design_op_per_byte(info.variant, conv.radius), 2)};
+        }
+      });
   report.notes = {
       "GB/s counts each pixel read once and written once (8 bytes); the ceiling is a "
       "device-to-device cudaMemcpy measured in this run. GFLOP/s counts 2 (2r + 1)^2 FLOP per "

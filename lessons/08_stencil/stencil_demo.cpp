@@ -11,7 +11,6 @@
 
 #include "course/bench.hpp"
 #include "course/buffer.hpp"
-#include "course/data.hpp"
 #include "course/demo.hpp"
 #include "course/error.hpp"
 #include "stencil.cuh"
@@ -96,27 +95,12 @@ double sweep_flop(Grid g) {
   return 13.0 * inner(g.nx) * inner(g.ny) * inner(g.nz);
 }
 
-// The ladder's table and each Measurement's timing; a rung whose timed output was wrong is
-// marked WRONG with the harness's note.
-void fill_row(LadderRow& row, const Measurement& measured, double bytes) {
-  if (!measured.sound()) {
-    row.status = "WRONG";
-    row.note = measured.failure;
-  }
-  row.timing = measured.timing;
-  if (row.timing.median_ms > 0)
-    row.metric = gb_per_s(bytes, row.timing.median_ms);
-}
-
 LadderReport kernel_ladder(const DemoOptions& options) {
   if (std::none_of(kVariants.begin(), kVariants.end(),
                    [&](const VariantInfo& info) { return options.wants(std::string(info.name)); }))
     return {};  // only the Jacobi run was asked for
   const Grid g = *parse_grid(options.size.empty() ? kDefaultSize : options.size);
   StencilBench bench(g, heat_coefficients(0.125f));
-  MeasureOptions measuring;
-  measuring.repeats = options.repeat;
-  measuring.seed = base_seed();
 
   LadderReport report;
   report.title = "Lesson 08, 7-point stencil, one sweep of a " + shape_text(g) + " float grid";
@@ -124,24 +108,22 @@ LadderReport kernel_ladder(const DemoOptions& options) {
   report.baseline = "basic";
   report.ceiling = ceilings::device_copy();
   report.extra_columns = {"OP/B"};
-  for (const auto& info : kVariants) {
-    if (!options.wants(std::string(info.name)))
-      continue;
-    LadderRow row;
-    row.rung = info.name;
-    row.kind = info.kind;
-    // The harness times the rung as the speed tests do: fresh fields, every timed output checked
-    // against the given basic rung, the clocks cross-checked (stencil_bench.hpp).
-    Measurement measured;
-    row.status = try_rung([&] { measured = measure(bench.trial(info.variant), measuring); });
-    if (row.status == "ok") {
-      row.note = threads_per_block(info.variant);
-      fill_row(row, measured, bench.bytes());
-      row.work = {sweep_flop(g), bench.bytes()};  // every rung: the grid read once, written once
-      row.extra = {fixed(op_per_byte(info.variant), 2)};
-    }
-    report.rows.push_back(row);
-  }
+  // The harness times the rung as the speed tests do: fresh fields, every timed output checked
+  // against the given basic rung, the clocks cross-checked (stencil_bench.hpp).
+  add_rungs(
+      report, options, kVariants,
+      [&](const VariantInfo& info) {
+        return measure(bench.trial(info.variant), options.measuring());
+      },
+      [&](LadderRow& row, const VariantInfo& info) {
+        if (!row.ran())
+          return;
+        if (row.status == "ok")
+          row.note = threads_per_block(info.variant);
+        row.metric = gb_per_s(bench.bytes(), row.timing.median_ms);
+        row.work = {sweep_flop(g), bench.bytes()};  // every rung: the grid read once, written once
+        row.extra = {fixed(op_per_byte(info.variant), 2)};
+      });
   report.notes = {
       "GB/s counts every point read once and written once (8 bytes); the ceiling is a "
       "device-to-device cudaMemcpy measured in this run.",
@@ -161,10 +143,9 @@ LadderReport jacobi_table(const DemoOptions& options, const StencilOptions& sten
   const int sweeps = stencil_options.sweeps;
   JacobiBench bench(g, heat_coefficients(0.125f), sweeps);
   // A run is many sweeps long: a few timed runs are enough for a stable median.
-  MeasureOptions measuring;
+  MeasureOptions measuring = options.measuring();
   measuring.warmup = 1;
   measuring.repeats = std::min(options.repeat, 5);
-  measuring.seed = base_seed();
 
   // The fastest kernel rung that is written: the last of the ladder that runs.
   Variant best = Variant::Basic;
@@ -192,32 +173,34 @@ LadderReport jacobi_table(const DemoOptions& options, const StencilOptions& sten
   for (const Variant kernel : {Variant::Basic, best}) {
     if (kernel == best && best == Variant::Basic && !report.rows.empty())
       break;
-    LadderRow row;
-    row.rung = std::string(kJacobiName);
-    row.kind = "stretch";
-    Measurement measured;
-    row.status = try_rung([&] { measured = measure(bench.trial(kernel), measuring); });
-    if (row.status == "ok") {
-      row.note = "kernel " + std::string(name_of(kernel));
-      fill_row(row, measured, bench.bytes());
-      // The whole timed sequence: the copy of the initial field (8 bytes a point), then the sweeps.
-      row.work = {sweeps * sweep_flop(g), bench.bytes() + 2.0 * sizeof(float) * g.count()};
-      const double ms = row.timing.median_ms;
-      row.extra = {fixed(1000.0 * ms / std::max(sweeps, 1), 1)};
-      if (kernel == Variant::Basic)
-        basic_ms = ms;
-      if (kernel == best) {
-        if (basic_ms > 0 && ms > 0)
-          row.speedup = basic_ms / ms;
-        // The picture: the heat field after the same sweeps (untimed).
-        const auto field = bench.run(heat_initial_field(g), kernel);
-        save_slice_png(stencil_options.png, field, g, g.nz / 2, 0.0f, 1.0f);
-        report.notes.push_back("the middle plane (z = " + std::to_string(g.nz / 2) + ") after " +
-                               std::to_string(sweeps) + " sweeps: " + stencil_options.png);
-      }
-    }
-    report.rows.push_back(row);
-    if (row.status != "ok")
+    const LadderRow run = measured_row(
+        kJacobiName, "stretch", [&] { return measure(bench.trial(kernel), measuring); },
+        [&](LadderRow& row) {
+          if (!row.ran())
+            return;
+          if (row.status == "ok")
+            row.note = "kernel " + std::string(name_of(kernel));
+          row.metric = gb_per_s(bench.bytes(), row.timing.median_ms);
+          // The whole timed sequence: the copy of the initial field (8 bytes a point), then the
+          // sweeps.
+          row.work = {sweeps * sweep_flop(g), bench.bytes() + 2.0 * sizeof(float) * g.count()};
+          const double ms = row.timing.median_ms;
+          row.extra = {fixed(1000.0 * ms / std::max(sweeps, 1), 1)};
+          if (kernel == Variant::Basic)
+            basic_ms = ms;
+          if (kernel == best) {
+            if (basic_ms > 0 && ms > 0)
+              row.speedup = basic_ms / ms;
+            // The picture: the heat field after the same sweeps (untimed).
+            const auto field = bench.run(heat_initial_field(g), kernel);
+            save_slice_png(stencil_options.png, field, g, g.nz / 2, 0.0f, 1.0f);
+            report.notes.push_back("the middle plane (z = " + std::to_string(g.nz / 2) +
+                                   ") after " + std::to_string(sweeps) +
+                                   " sweeps: " + stencil_options.png);
+          }
+        });
+    report.rows.push_back(run);
+    if (run.status != "ok")
       break;  // the driver is not written yet (or is wrong)
   }
   report.notes.insert(report.notes.begin(),

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
+#include <ranges>
 #include <string>
 #include <vector>
 
@@ -71,9 +72,6 @@ LadderReport ladder(const DemoOptions& options, Input input, std::size_t n, int 
     return {};
   const int block = options.block != 0 ? options.block : kDefaultBlock;
   HistogramBench bench(n);
-  MeasureOptions measuring;
-  measuring.repeats = options.repeat;
-  measuring.seed = base_seed();
   LadderReport report;
   report.metric_unit = "GB/s";
   report.ops_unit = "byte";
@@ -90,27 +88,19 @@ LadderReport ladder(const DemoOptions& options, Input input, std::size_t n, int 
                    std::string(what_of(input)) + ", block " + std::to_string(block);
     report.baseline = "atomic_global";
   }
-  for (const auto& info : kVariants) {
-    if (info.bins != bins || !options.wants(std::string(info.name)))
-      continue;
-    LadderRow row;
-    row.rung = info.name;
-    row.kind = info.kind;
-    Measurement measured;
-    row.status =
-        try_rung([&] { measured = measure(bench.trial(info.variant, input, block), measuring); });
-    if (row.status == "ok") {
-      if (!measured.sound()) {
-        row.status = "WRONG";
-        row.note = measured.failure;
-      }
-      row.timing = measured.timing;
-      row.work = work_of(info.variant, n, block);
-      if (row.timing.median_ms > 0)
+  auto rungs =
+      kVariants | std::views::filter([&](const VariantInfo& info) { return info.bins == bins; });
+  add_rungs(
+      report, options, rungs,
+      [&](const VariantInfo& info) {
+        return measure(bench.trial(info.variant, input, block), options.measuring());
+      },
+      [&](LadderRow& row, const VariantInfo& info) {
+        if (!row.ran())
+          return;
+        row.work = work_of(info.variant, n, block);
         row.metric = gb_per_s(static_cast<double>(n), row.timing.median_ms);
-    }
-    report.rows.push_back(row);
-  }
+      });
   if (bins == kByteBins) {
     report.notes = {
         "GB/s counts each byte read once; the ceiling is CUB's HistogramEven with 256 "
@@ -129,15 +119,10 @@ LadderReport ladder(const DemoOptions& options, Input input, std::size_t n, int 
           " privatized_global also writes each block's private copy of the 7 bins to global "
           "memory and reads it back: 56 bytes per block of " +
           std::to_string(block) + " bytes."};
-  const LadderRow* contiguous = nullptr;
-  const LadderRow* interleaved = nullptr;
-  for (const auto& row : report.rows) {
-    if (row.rung == "coarsened_contiguous" && row.status == "ok")
-      contiguous = &row;
-    if (row.rung == "coarsened_interleaved" && row.status == "ok")
-      interleaved = &row;
-  }
-  if (contiguous != nullptr && interleaved != nullptr)
+  const LadderRow* contiguous = find_row(report.rows, "coarsened_contiguous");
+  const LadderRow* interleaved = find_row(report.rows, "coarsened_interleaved");
+  if (contiguous != nullptr && contiguous->status == "ok" && interleaved != nullptr &&
+      interleaved->status == "ok")
     report.notes.push_back("Partitioning: coarsened_contiguous takes " +
                            fixed(contiguous->timing.median_ms / interleaved->timing.median_ms, 2) +
                            " x the time of coarsened_interleaved (same threads, same work; "

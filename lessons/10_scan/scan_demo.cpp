@@ -4,12 +4,12 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
+#include <ranges>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "course/bench.hpp"
-#include "course/data.hpp"
 #include "course/demo.hpp"
 #include "course/error.hpp"
 #include "scan.cuh"
@@ -122,9 +122,6 @@ LadderReport run_table(const DemoOptions& options, const ScanOptions& mine, std:
   if (!wanted)
     return report;
   ScanBench<T> bench(n);
-  MeasureOptions measuring;
-  measuring.repeats = options.repeat;
-  measuring.seed = base_seed();
   report.title = std::string("Lesson 10, ") +
                  (segmented ? "section scans (each section on its own)" : "whole-input scans") +
                  ": " + std::string(name_of(kind)) + " scan of " + std::to_string(n) + " " +
@@ -135,34 +132,26 @@ LadderReport run_table(const DemoOptions& options, const ScanOptions& mine, std:
   report.baseline = segmented ? "kogge_stone" : "hierarchical";
   report.ceiling = ceilings::cub_inclusive_sum(n);
   report.extra_columns = {"section", "additions", "adds/elem"};
-  for (const auto& info : kVariants) {
-    if (info.segmented != segmented || !options.wants(std::string(info.name)))
-      continue;
-    LadderRow row;
-    row.rung = info.name;
-    row.kind = info.kind;
-    Measurement measured;
-    row.status =
-        try_rung([&] { measured = measure(bench.trial(info.variant, kind, block), measuring); });
-    if (row.status == "ok") {
-      if (!measured.sound()) {
-        row.status = "WRONG";
-        row.note = measured.failure;
-      }
-      row.timing = measured.timing;
-      if (row.timing.median_ms > 0)
-        row.metric = gb_per_s(8.0 * static_cast<double>(n), row.timing.median_ms);
-    }
-    const std::size_t section = section_length(info.variant, block);
-    const double adds = additions(info.variant, n, block);
-    if (row.ran())
-      row.work = {adds, dram_bytes(info.variant, n, block)};
-    row.extra = {section == kWholeInput ? "all" : std::to_string(section), count_text(adds),
-                 fixed(adds / static_cast<double>(n), 2)};
-    if (info.variant == Variant::SinglePass && row.note.empty())
-      row.note = "tiles of 4096, block 128 (its own shape)";
-    report.rows.push_back(row);
-  }
+  auto rungs = kVariants | std::views::filter([&](const VariantInfo& info) {
+                 return info.segmented == segmented;
+               });
+  add_rungs(
+      report, options, rungs,
+      [&](const VariantInfo& info) {
+        return measure(bench.trial(info.variant, kind, block), options.measuring());
+      },
+      [&](LadderRow& row, const VariantInfo& info) {
+        const std::size_t section = section_length(info.variant, block);
+        const double adds = additions(info.variant, n, block);
+        if (row.ran()) {
+          row.metric = gb_per_s(8.0 * static_cast<double>(n), row.timing.median_ms);
+          row.work = {adds, dram_bytes(info.variant, n, block)};
+        }
+        row.extra = {section == kWholeInput ? "all" : std::to_string(section), count_text(adds),
+                     fixed(adds / static_cast<double>(n), 2)};
+        if (info.variant == Variant::SinglePass && row.note.empty())
+          row.note = "tiles of 4096, block 128 (its own shape)";
+      });
   report.notes = {
       "GB/s counts each element read once and written once (8 bytes); the ceiling is CUB's "
       "inclusive float scan of the same n, measured in this run. Every timed run scans fresh "

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "course/bench.hpp"
-#include "course/data.hpp"
 #include "course/demo.hpp"
 #include "sorting.cuh"
 #include "sorting_bench.hpp"
@@ -112,30 +111,20 @@ Work work_of(Variant variant, const SortShape& shape) {
 // every sort, each timed sort checked against CUB's: sorting_bench.hpp), and makes its row: the
 // median of the timed sorts, or "WRONG" with the reason as the note when the timing does not
 // stand.
-LadderRow measured_row(Variant variant, const SortShape& shape, int repeat) {
+LadderRow sort_row(Variant variant, const SortShape& shape, const DemoOptions& options) {
   const auto& info = info_of(variant);
-  LadderRow row;
-  row.rung = std::string(info.name);
-  row.kind = info.kind;
-  Measurement measurement;
-  row.status = try_rung([&] {
-    SortBench bench(shape);
-    MeasureOptions options;
-    options.repeats = repeat;
-    options.seed = base_seed();
-    measurement = measure(bench.trial(variant), options);
-  });
-  if (row.status != "ok")
-    return row;
-  row.timing = measurement.timing;
-  row.work = work_of(variant, shape);
-  if (!measurement.sound()) {
-    row.status = "WRONG";
-    row.note = measurement.failure;
-  }
-  if (row.timing.median_ms > 0)
-    row.metric = static_cast<double>(shape.count()) / (row.timing.median_ms * 1e3);  // Mkeys/s
-  return row;
+  return measured_row(
+      info.name, info.kind,
+      [&] {
+        SortBench bench(shape);
+        return measure(bench.trial(variant), options.measuring());
+      },
+      [&](LadderRow& row) {
+        if (!row.ran())
+          return;
+        row.work = work_of(variant, shape);
+        row.metric = static_cast<double>(shape.count()) / (row.timing.median_ms * 1e3);  // Mkeys/s
+      });
 }
 
 // CUB's radix sort on n uint32 keys, in Mkeys/s so that shares come out right.
@@ -165,7 +154,7 @@ LadderReport ladder(std::size_t n, const DemoOptions& options, const SortOptions
       continue;
     // Float keys are sorted as one array at the networks' default threads per block.
     const int threads = info.network && !floats && options.block != 0 ? options.block : 0;
-    auto row = measured_row(info.variant, {1, n, floats, extra.pairs, threads}, options.repeat);
+    auto row = sort_row(info.variant, {1, n, floats, extra.pairs, threads}, options);
     row.extra = {info.network ? std::to_string(threads != 0 ? threads : kDefaultNetworkThreads)
                               : "-"};
     report.rows.push_back(row);
@@ -194,8 +183,7 @@ LadderReport sweep(std::size_t total, const DemoOptions& options, const SortOpti
   report.baseline = "thrust";
   report.ceiling = cub_ceiling(total);
   report.extra_columns = {"array length", "arrays", "threads/block"};
-  auto thrust_row =
-      measured_row(Variant::Thrust, {1, total, false, extra.pairs, 0}, options.repeat);
+  auto thrust_row = sort_row(Variant::Thrust, {1, total, false, extra.pairs, 0}, options);
   thrust_row.extra = {std::to_string(total), "1", "-"};
   report.rows.push_back(thrust_row);
 
@@ -216,8 +204,7 @@ LadderReport sweep(std::size_t total, const DemoOptions& options, const SortOpti
     for (const std::size_t length : lengths) {
       const std::size_t batch = total / length;
       for (const int threads : threads_list) {
-        auto row = measured_row(info.variant, {batch, length, false, extra.pairs, threads},
-                                options.repeat);
+        auto row = sort_row(info.variant, {batch, length, false, extra.pairs, threads}, options);
         row.extra = {std::to_string(length), std::to_string(batch), std::to_string(threads)};
         report.rows.push_back(row);
       }
