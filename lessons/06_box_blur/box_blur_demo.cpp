@@ -42,23 +42,6 @@ double cpu_ms(const std::function<void()>& work) {
       .count();
 }
 
-// The demo's measurements: the procedure of the tests (box_blur_bench.hpp), with --repeat.
-MeasureOptions measure_options(const DemoOptions& options, std::uint64_t stream) {
-  MeasureOptions measuring;
-  measuring.repeats = options.repeat;
-  measuring.seed = derive_seed(base_seed(), stream);
-  return measuring;
-}
-
-// Fills @p row from @p measurement: its timing, or WRONG with the reason in the note.
-void take(LadderRow& row, const Measurement& measurement) {
-  row.timing = measurement.timing;
-  if (!measurement.sound()) {
-    row.status = "WRONG";
-    row.note = measurement.failure;
-  }
-}
-
 // Outputs per thread of the sliding window, as the lesson's text has it ("nine consecutive
 // outputs").
 constexpr double kWindowOutputs = 9;
@@ -92,25 +75,19 @@ LadderReport kernel_ladder(const DemoOptions& options, const BlurOptions& blur_o
   report.metric_unit = "GB/s";
   report.baseline = "global";
   report.ceiling = ceilings::device_copy();
-  for (const auto& info : kKernels) {
-    if (!options.wants(std::string(info.name)))
-      continue;
-    LadderRow row;
-    row.rung = info.name;
-    row.kind = info.kind;
-    Measurement measurement;
-    row.status = try_rung([&] {
-      measurement =
-          measure_kernel(info.rung, n, blur_options.radius, block, measure_options(options, 4000));
-    });
-    if (row.status == "ok") {
-      take(row, measurement);
-      if (row.status == "ok")
-        row.metric = gb_per_s(blur_bytes(n), row.timing.median_ms);
-      row.work = kernel_work(info.rung, n, blur_options.radius);
-    }
-    report.rows.push_back(row);
-  }
+  // The procedure of the tests (box_blur_bench.hpp), with --repeat.
+  add_rungs(
+      report, options, kKernels,
+      [&](const RungInfo<Kernel>& info) {
+        return measure_kernel(info.rung, n, blur_options.radius, block, options.measuring(4000));
+      },
+      [&](LadderRow& row, const RungInfo<Kernel>& info) {
+        if (!row.ran())
+          return;
+        if (row.status == "ok")
+          row.metric = gb_per_s(blur_bytes(n), row.timing.median_ms);
+        row.work = kernel_work(info.rung, n, blur_options.radius);
+      });
   report.notes = {
       "GB/s counts each element read once and written once; every timed launch's output "
       "is checked against the given global kernel's.",
@@ -162,31 +139,17 @@ LadderReport memory_table(const DemoOptions& options, const BlurOptions& blur_op
   report.ceiling = both;
   report.extra_columns = {"H2D ms", "kernel ms", "D2H ms", "CPU ms"};
   // The phases of the serial trips, timed alone by given code: each copy from or to host memory
-  // of the rung's kind, and the trip's kernel on device memory.
+  // of the rung's kind, and the trip's kernel on device memory. Each is a cell: its median time,
+  // WRONG, or why it did not run.
   std::string kernel_cell = "-";
   auto phase = [&](const std::function<Measurement()>& measure_phase) {
-    Measurement measurement;
-    const std::string status = try_rung([&] { measurement = measure_phase(); });
-    if (status != "ok")
-      return status;
-    return measurement.sound() ? fixed(measurement.timing.median_ms, 3) : std::string("WRONG");
+    const LadderRow timed = measured_row("", "", measure_phase);
+    return timed.status == "ok" ? fixed(timed.timing.median_ms, 3) : timed.status;
   };
   double pinned_h2d_ms = 0.0, pinned_d2h_ms = 0.0;
-  for (const auto& info : kMemories) {
-    if (!options.wants(std::string(info.name)))
-      continue;
-    LadderRow row;
-    row.rung = info.name;
-    row.kind = info.kind;
-    Measurement measurement;
-    row.status = try_rung([&] {
-      measurement = measure_trip(info.rung, n, trip, measure_options(trip_repeats, 5000));
-    });
-    if (row.status != "ok") {
-      report.rows.push_back(row);
-      continue;
-    }
-    take(row, measurement);
+  auto fill_trip = [&](LadderRow& row, const RungInfo<Memory>& info) {
+    if (!row.ran())
+      return;
     if (row.status == "ok")
       row.metric = gb_per_s(blur_bytes(n), row.timing.median_ms);
     std::string h2d_cell = "-", d2h_cell = "-", cell_of_kernel = "-";
@@ -194,7 +157,7 @@ LadderReport memory_table(const DemoOptions& options, const BlurOptions& blur_op
                         info.rung == Memory::WriteCombined;
     if (serial) {
       const TripMemory kinds = trip_memory(info.rung);
-      const MeasureOptions measuring = measure_options(trip_repeats, 6000);
+      const MeasureOptions measuring = trip_repeats.measuring(6000);
       Measurement up, down;
       h2d_cell = phase(
           [&] { return up = measure_copy(cudaMemcpyHostToDevice, kinds.input, n, measuring); });
@@ -230,8 +193,13 @@ LadderReport memory_table(const DemoOptions& options, const BlurOptions& blur_op
     if (row.status == "ok" && info.rung == Memory::Streams && pinned_h2d_ms > 0)
       row.note = fixed(row.timing.median_ms / std::max(pinned_h2d_ms, pinned_d2h_ms), 2) +
                  " x max(H2D, D2H) of pinned";
-    report.rows.push_back(row);
-  }
+  };
+  add_rungs(
+      report, options, kMemories,
+      [&](const RungInfo<Memory>& info) {
+        return measure_trip(info.rung, n, trip, trip_repeats.measuring(5000));
+      },
+      fill_trip);
   report.notes = {
       "time = the whole trip (H2D + kernel + D2H, or overlapped), timed by the harness on its own "
       "stream, every trip's output checked; GB/s = 2 x " +
