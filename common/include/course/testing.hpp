@@ -5,8 +5,9 @@
 /// A lesson's test file is compiled with COURSE_LESSON_README naming the lesson's README, whose
 /// grading table holds the thresholds. The helpers every lesson's tests share are beside this
 /// header and included by it: course/testing_speed.hpp (a speed row's sample) and
-/// course/testing_buffers.hpp (guards, misaligned pointers, inputs changed in place); the
-/// matrix-product lessons add course/testing_matrix.hpp.
+/// course/testing_buffers.hpp (guards, misaligned pointers, inputs changed in place). The
+/// matrix-product lessons add course/testing_matrix.hpp, the reduction and scan lessons
+/// course/testing_inputs.hpp.
 #pragma once
 
 #include <doctest/doctest.h>
