@@ -12,7 +12,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string_view>
 
 #include "course/variants.hpp"
@@ -28,11 +27,7 @@ enum class Variant {
 };
 
 /// A rung's name and kind, for tables, tests and docs.
-struct VariantInfo {
-  Variant variant;        ///< the rung
-  std::string_view name;  ///< as the demo's --variant takes it
-  std::string_view kind;  ///< given, exercise or stretch
-};
+using VariantInfo = RungInfo<Variant>;
 
 /// All rungs, in the README's order.
 inline constexpr std::array<VariantInfo, 4> kVariants{{
@@ -41,11 +36,6 @@ inline constexpr std::array<VariantInfo, 4> kVariants{{
     {Variant::Reverse, "reverse", "exercise"},
     {Variant::Smooth, "smooth", "exercise"},
 }};
-
-/// The rung called @p name, if there is one.
-[[nodiscard]] constexpr std::optional<Variant> variant_from_name(std::string_view name) {
-  return variant_named(kVariants, name);
-}
 
 /// The name of @p variant.
 [[nodiscard]] constexpr std::string_view name_of(Variant variant) {

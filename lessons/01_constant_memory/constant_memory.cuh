@@ -6,7 +6,6 @@
 
 #include <array>
 #include <cstddef>
-#include <optional>
 #include <string_view>
 
 #include "course/variants.hpp"
@@ -23,11 +22,7 @@ enum class Variant {
 };
 
 /// A rung's name and kind, for tables, tests and docs.
-struct VariantInfo {
-  Variant variant;        ///< the rung
-  std::string_view name;  ///< as the demo's --variant takes it
-  std::string_view kind;  ///< given, exercise or stretch
-};
+using VariantInfo = RungInfo<Variant>;
 
 /// All rungs, in teaching order.
 inline constexpr std::array<VariantInfo, 5> kVariants{{

@@ -6,7 +6,6 @@
 #include <cuda_runtime.h>
 
 #include <array>
-#include <optional>
 #include <string_view>
 
 #include "course/variants.hpp"
@@ -41,11 +40,6 @@ inline constexpr std::array<VariantInfo, 6> kVariants{{
     {Variant::Register2d, "register_2d", "stretch", 256, 64},
     {Variant::Warptiled, "warptiled", "stretch", 256, 64},
 }};
-
-/// The rung called @p name, if there is one.
-[[nodiscard]] constexpr std::optional<Variant> variant_from_name(std::string_view name) {
-  return variant_named(kVariants, name);
-}
 
 /// The name of @p variant.
 [[nodiscard]] constexpr std::string_view name_of(Variant variant) {

@@ -5,7 +5,6 @@
 #include <cuda_runtime.h>
 
 #include <array>
-#include <optional>
 #include <string_view>
 
 #include "course/variants.hpp"
@@ -37,11 +36,6 @@ inline constexpr std::array<VariantInfo, 5> kVariants{{
     {Variant::Symmetric, "symmetric", "exercise", 1024},
     {Variant::RegisterTiled, "register_tiled", "stretch", 256},
 }};
-
-/// The rung called @p name, if there is one.
-[[nodiscard]] constexpr std::optional<Variant> variant_from_name(std::string_view name) {
-  return variant_named(kVariants, name);
-}
 
 /// The name of @p variant.
 [[nodiscard]] constexpr std::string_view name_of(Variant variant) {

@@ -7,7 +7,6 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -29,11 +28,7 @@ enum class Variant {
 };
 
 /// A rung's name and kind, for tables, tests and docs.
-struct VariantInfo {
-  Variant variant;        ///< the rung
-  std::string_view name;  ///< as the demo's --variant takes it
-  std::string_view kind;  ///< given, exercise or stretch
-};
+using VariantInfo = RungInfo<Variant>;
 
 /// All rungs, in teaching order.
 inline constexpr std::array<VariantInfo, 6> kVariants{{
@@ -44,11 +39,6 @@ inline constexpr std::array<VariantInfo, 6> kVariants{{
     {Variant::Separable, "separable", "stretch"},
     {Variant::RegisterCoarsened, "register_coarsened", "stretch"},
 }};
-
-/// The rung called @p name, if there is one.
-[[nodiscard]] constexpr std::optional<Variant> variant_from_name(std::string_view name) {
-  return variant_named(kVariants, name);
-}
 
 /// The name of @p variant.
 [[nodiscard]] constexpr std::string_view name_of(Variant variant) {

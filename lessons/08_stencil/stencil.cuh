@@ -7,7 +7,6 @@
 
 #include <array>
 #include <cstddef>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -28,11 +27,7 @@ enum class Variant {
 };
 
 /// A rung's name and kind, for tables, tests and docs.
-struct VariantInfo {
-  Variant variant;        ///< the rung
-  std::string_view name;  ///< as the demo's --variant takes it
-  std::string_view kind;  ///< given, exercise or stretch
-};
+using VariantInfo = RungInfo<Variant>;
 
 /// All kernel rungs, in teaching order.
 inline constexpr std::array<VariantInfo, 5> kVariants{{
@@ -45,11 +40,6 @@ inline constexpr std::array<VariantInfo, 5> kVariants{{
 
 /// The name of the Jacobi driver's rung, as the demo's --variant takes it (a stretch).
 inline constexpr std::string_view kJacobiName = "jacobi";
-
-/// The rung called @p name, if there is one.
-[[nodiscard]] constexpr std::optional<Variant> variant_from_name(std::string_view name) {
-  return variant_named(kVariants, name);
-}
 
 /// The name of @p variant.
 [[nodiscard]] constexpr std::string_view name_of(Variant variant) {

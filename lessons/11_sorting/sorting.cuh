@@ -7,7 +7,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string_view>
 
 #include "course/buffer.hpp"
@@ -41,11 +40,6 @@ inline constexpr std::array<VariantInfo, 5> kVariants{{
     {Variant::Radix, "radix", "exercise", false, true},
     {Variant::RadixWide, "radix_wide", "stretch", false, true},
 }};
-
-/// The rung called @p name, if there is one.
-[[nodiscard]] constexpr std::optional<Variant> variant_from_name(std::string_view name) {
-  return variant_named(kVariants, name);
-}
 
 /// The name of @p variant.
 [[nodiscard]] constexpr std::string_view name_of(Variant variant) {

@@ -43,11 +43,6 @@ inline constexpr std::array<VariantInfo, 4> kVariants{{
     {Variant::Wgmma, "wgmma", "stretch", 384, 90, "HGMMA"},
 }};
 
-/// The rung called @p name, if there is one.
-[[nodiscard]] constexpr std::optional<Variant> variant_from_name(std::string_view name) {
-  return variant_named(kVariants, name);
-}
-
 /// The name of @p variant.
 [[nodiscard]] constexpr std::string_view name_of(Variant variant) {
   return name_in(kVariants, variant);

@@ -12,6 +12,15 @@
 
 namespace course {
 
+/// A rung's entry in its lesson's table, when the lesson needs nothing more than its name and
+/// kind (a lesson that does declares a struct of its own that starts with the same three).
+template <class Variant>
+struct RungInfo {
+  Variant variant;        ///< the rung
+  std::string_view name;  ///< as the demo's --variant takes it
+  std::string_view kind;  ///< given, exercise or stretch
+};
+
 /// The name of @p variant in @p table, or "?" if the table does not list it.
 /// @param table   a lesson's table of rungs (entries with `variant` and `name`)
 /// @param variant the rung to name
