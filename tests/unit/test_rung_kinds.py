@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Dict, List, Tuple
 
 REPO = Path(__file__).resolve().parents[2]
+HARNESS_TYPES = REPO / "common" / "include" / "course" / "variants.hpp"  # course::RungInfo
 sys.path.insert(0, str(REPO / "tools"))
 from course_grade.tables import KINDS, markdown_tables, parse_grading_table  # noqa: E402
 
@@ -63,6 +64,7 @@ KIND_EXCEPTIONS: Dict[Tuple[str, str], str] = {}
 ENUM_RE = re.compile(r"enum class (\w+)[^{;]*\{(.*?)\};", re.S)
 ENUMERATOR_RE = re.compile(r"^\s*(\w+)\s*(?:=[^,]*)?,\s*(?:///<\s*(\w+):)?")
 STRUCT_RE = re.compile(r"struct (\w+)\s*\{(.*?)\};", re.S)
+ALIAS_RE = re.compile(r"using (\w+)\s*=\s*(?:course::)?(\w+)<[^;]*>;")
 MEMBER_RE = re.compile(r"^\s*[\w:<>]+\s+(\w+)\s*(?:=[^;]*)?;")
 ARRAY_RE = re.compile(r"std::array<([^\n]+?),\s*\w+>\s+(k\w+)\s*\{\{(.*?)\}\};", re.S)
 ENTRY_RE = re.compile(r'\{\s*(\w+)::(\w+)\s*,((?:[^{}"]|"[^"]*")*)\}')
@@ -87,6 +89,11 @@ def interface_places(lesson: Path, root: Path, problems: List[str]) -> Dict[str,
     sources = {path: path.read_text(encoding="utf-8") for path in sorted(lesson.glob("*.cuh"))}
     enum_kinds: Dict[Tuple[str, str], Place] = {}
     fields: Dict[str, List[str]] = {}  # struct name -> its members, in order
+    # The harness's own entry types (course::RungInfo), which an interface may name by an alias.
+    for text in [HARNESS_TYPES.read_text(encoding="utf-8")] if HARNESS_TYPES.is_file() else []:
+        for struct in STRUCT_RE.finditer(text):
+            fields[struct.group(1)] = [m.group(1) for line in struct.group(2).split("\n")
+                                       for m in [MEMBER_RE.match(line.split("///")[0])] if m]
     for path, text in sources.items():
         shown = path.relative_to(root)
         for enum in ENUM_RE.finditer(text):
@@ -109,12 +116,20 @@ def interface_places(lesson: Path, root: Path, problems: List[str]) -> Dict[str,
         for struct in STRUCT_RE.finditer(text):
             fields[struct.group(1)] = [m.group(1) for line in struct.group(2).split("\n")
                                        for m in [MEMBER_RE.match(line.split("///")[0])] if m]
+        for alias in ALIAS_RE.finditer(text):
+            if alias.group(2) in fields:
+                fields[alias.group(1)] = fields[alias.group(2)]
     places: Dict[str, List[Place]] = {}
     for path, text in sources.items():
         for array in ARRAY_RE.finditer(text):
             members = fields.get(re.match(r"\w+", array.group(1)).group(0), [])
             name_at = members.index("name") if "name" in members else 1
             kind_at = members.index("kind") if "kind" in members else None
+            if array.group(2) == "kVariants" and kind_at is None:
+                # The rung table itself: its kinds must be read, never skipped unseen.
+                problems.append(f"{path.relative_to(root)}:{line_of(text, array.start())}: "
+                                f"kVariants' entry type {array.group(1)} has no field `kind` "
+                                "this check can find")
             for entry in ENTRY_RE.finditer(array.group(3)):
                 values = [m.group(1) if m.group(1) is not None else m.group(2).strip()
                           for m in FIELD_RE.finditer(entry.group(3))]
