@@ -7,16 +7,12 @@
 
 #include <cstddef>
 
+#include "course/indexing.hpp"
+
 namespace course::lesson02 {
 
 /// The tile edge of every rung but Vectorized: one warp wide.
 inline constexpr int kTile = 32;
-
-/// Row-major element (row, col) of a matrix with @p cols columns, in 64-bit arithmetic so that
-/// large matrices do not overflow.
-__host__ __device__ inline std::size_t at(int row, int col, int cols) {
-  return static_cast<std::size_t>(row) * cols + col;
-}
 
 // Each launcher: rows, cols > 0, valid non-overlapping buffers (checked by the caller).
 void launch_copy(const float* d_in, float* d_out, int rows, int cols, cudaStream_t stream);

@@ -9,22 +9,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "course/indexing.hpp"
+
 namespace course::lesson03 {
-
-/// Row-major element (row, col) of a matrix with @p cols columns, in 64-bit arithmetic.
-__host__ __device__ inline std::size_t at(int row, int col, int cols) {
-  return static_cast<std::size_t>(row) * cols + col;
-}
-
-/// Blocks needed to cover @p extent in steps of @p tile.
-__host__ __device__ constexpr int blocks_for(int extent, int tile) {
-  return (extent + tile - 1) / tile;
-}
-
-/// True when @p pointer is 16-byte aligned: float4 accesses are possible.
-inline bool aligned16(const void* pointer) {
-  return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
-}
 
 // Each launcher: m, n, k > 0, valid non-overlapping buffers, shape within the limits (checked
 // by the caller, which also handles k = 0 and empty products).

@@ -10,16 +10,12 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "course/indexing.hpp"
+
 namespace course::lesson04 {
 
 /// The tile edge of the tiled rungs: one warp wide, so a warp's 32 threads meet 32 banks.
 inline constexpr int kTile = 32;
-
-/// Row-major element (row, col) of a matrix with @p cols columns, in 64-bit arithmetic so that
-/// large matrices do not overflow.
-__host__ __device__ inline std::size_t at(int row, int col, int cols) {
-  return static_cast<std::size_t>(row) * cols + col;
-}
 
 /// A[row][col] of the n x k matrix @p a, or 0 outside it: tiles that hang over the matrix's
 /// edge are padded with zeros, which add nothing to a dot product.
@@ -50,11 +46,6 @@ __host__ __device__ inline void upper_tile(unsigned b, int& bi, int& bj) {
 /// Blocks needed to cover the tiles on and above the diagonal of a T x T grid of tiles.
 inline unsigned upper_tile_count(int tiles) {
   return static_cast<unsigned>(tiles) * static_cast<unsigned>(tiles + 1) / 2;
-}
-
-/// True when @p pointer is 16-byte aligned (float4 access).
-inline bool aligned16(const void* pointer) {
-  return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
 }
 
 // Each launcher: n, k > 0, valid non-overlapping buffers (checked by the caller).

@@ -9,6 +9,7 @@
 #include <cstddef>
 
 #include "convolution.cuh"
+#include "course/indexing.hpp"
 
 namespace course::lesson07 {
 
@@ -18,12 +19,6 @@ inline constexpr int kBlockX = 32;
 inline constexpr int kBlockY = 8;
 /// The square tile edge of TiledHalo (input tile) and TiledCachedHalo (output tile).
 inline constexpr int kTile = 32;
-
-/// Row-major pixel (row, col) of an image @p width pixels wide, in 64-bit arithmetic so that
-/// large images do not overflow.
-__host__ __device__ inline std::size_t at(int row, int col, int width) {
-  return static_cast<std::size_t>(row) * width + col;
-}
 
 /// Blocks of kBlockX x kBlockY threads covering a width x height image, one thread per pixel.
 inline dim3 pixel_blocks(int width, int height) {

@@ -9,6 +9,7 @@
 
 #include "course/error.hpp"
 #include "course/gpu.hpp"
+#include "course/indexing.hpp"
 #include "tensor_cores.cuh"
 #include "tensor_cores_ptx.cuh"
 #include "tensor_cores_rungs.cuh"
@@ -21,10 +22,6 @@ bool overlap(const void* x, long long x_bytes, const void* y, long long y_bytes)
   const auto x0 = reinterpret_cast<std::uintptr_t>(x);
   const auto y0 = reinterpret_cast<std::uintptr_t>(y);
   return x0 < y0 + y_bytes && y0 < x0 + x_bytes;
-}
-
-bool aligned16(const void* pointer) {
-  return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
 }
 
 // Compiled with the same architectures as every rung's file: what it was built for is what the

@@ -8,19 +8,10 @@
 
 #include <cstddef>
 
+#include "course/indexing.hpp"
 #include "tensor_cores.cuh"
 
 namespace course::lesson12 {
-
-/// Row-major element (row, col) of a matrix with @p cols columns, in 64-bit arithmetic.
-__host__ __device__ inline std::size_t at(int row, int col, int cols) {
-  return static_cast<std::size_t>(row) * cols + col;
-}
-
-/// Blocks needed to cover @p extent in steps of @p tile.
-__host__ __device__ constexpr int blocks_for(int extent, int tile) {
-  return (extent + tile - 1) / tile;
-}
 
 /// What every launcher receives. multiply() has checked the shape (m, n, k > 0, within the
 /// limits) and, for the tensor-core rungs, made the operands what they need: k a multiple of 8
