@@ -78,10 +78,10 @@ LadderReport kernel_ladder(const DemoOptions& options, const BlurOptions& blur_o
   // The procedure of the tests (box_blur_bench.hpp), with --repeat.
   add_rungs(
       report, options, kKernels,
-      [&](const RungInfo<Kernel>& info) {
+      [&](const auto& info) {
         return measure_kernel(info.rung, n, blur_options.radius, block, options.measuring(4000));
       },
-      [&](LadderRow& row, const RungInfo<Kernel>& info) {
+      [&](LadderRow& row, const auto& info) {
         if (!row.ran())
           return;
         if (row.status == "ok")
@@ -147,7 +147,7 @@ LadderReport memory_table(const DemoOptions& options, const BlurOptions& blur_op
     return timed.status == "ok" ? fixed(timed.timing.median_ms, 3) : timed.status;
   };
   double pinned_h2d_ms = 0.0, pinned_d2h_ms = 0.0;
-  auto fill_trip = [&](LadderRow& row, const RungInfo<Memory>& info) {
+  auto fill_trip = [&](LadderRow& row, const auto& info) {
     if (!row.ran())
       return;
     if (row.status == "ok")
@@ -196,7 +196,7 @@ LadderReport memory_table(const DemoOptions& options, const BlurOptions& blur_op
   };
   add_rungs(
       report, options, kMemories,
-      [&](const RungInfo<Memory>& info) {
+      [&](const auto& info) {
         return measure_trip(info.rung, n, trip, trip_repeats.measuring(5000));
       },
       fill_trip);
