@@ -110,6 +110,7 @@ template <class T>
 /// output.
 template <class T>
 struct GuardedBuffers {
+  /// Allocates the input and the guarded output for @p count elements.
   GuardedBuffers(std::size_t count, std::size_t in_offset, std::size_t out_offset,
                  std::size_t guard)
       : guard(guard),
