@@ -82,10 +82,7 @@ inline constexpr std::array<std::pair<Op, std::string_view>, 3> kOps{{
 
 /// The name of @p op.
 [[nodiscard]] constexpr std::string_view name_of(Op op) {
-  for (const auto& [o, name] : kOps)
-    if (o == op)
-      return name;
-  return "?";
+  return name_in(kOps, op);
 }
 
 /// The identity of @p op for element type @p T (int or float): op(identity, x) == x for every x.
@@ -194,18 +191,12 @@ inline constexpr std::array<std::pair<RowVersion, std::string_view>, 3> kRowVers
 
 /// The name of @p op.
 [[nodiscard]] constexpr std::string_view name_of(RowOp op) {
-  for (const auto& info : kRowOps)
-    if (info.op == op)
-      return info.name;
-  return "?";
+  return name_in(kRowOps, op, &RowOpInfo::op);
 }
 
 /// The name of @p version.
 [[nodiscard]] constexpr std::string_view name_of(RowVersion version) {
-  for (const auto& [v, name] : kRowVersions)
-    if (v == version)
-      return name;
-  return "?";
+  return name_in(kRowVersions, version);
 }
 
 /// Elements of the output of @p op on a rows x cols matrix: cols for ColumnMean, else rows.

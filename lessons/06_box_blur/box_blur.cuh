@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "course/buffer.hpp"
+#include "course/variants.hpp"
 
 namespace course::lesson06 {
 
@@ -58,10 +59,7 @@ inline constexpr std::array<RungInfo<Memory>, 5> kMemories{{
 template <class Rung, std::size_t N>
 [[nodiscard]] constexpr std::string_view name_of(const std::array<RungInfo<Rung>, N>& rungs,
                                                  Rung rung) {
-  for (const auto& info : rungs)
-    if (info.rung == rung)
-      return info.name;
-  return "?";
+  return course::name_in(rungs, rung, &RungInfo<Rung>::rung);
 }
 
 /// The largest radius a launch accepts.

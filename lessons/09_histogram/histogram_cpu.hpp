@@ -94,10 +94,7 @@ inline constexpr std::array<InputInfo, 6> kInputs{{
 
 /// The name of @p input.
 [[nodiscard]] constexpr std::string_view name_of(Input input) {
-  for (const auto& info : kInputs)
-    if (info.input == input)
-      return info.name;
-  return "?";
+  return name_in(kInputs, input, &InputInfo::input);
 }
 
 /// @p n bytes of @p input, made from @p seed (the same bytes for the same seed, everywhere).

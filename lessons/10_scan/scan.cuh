@@ -67,10 +67,7 @@ inline constexpr std::array<std::pair<ScanKind, std::string_view>, 2> kScanKinds
 
 /// The name of @p kind.
 [[nodiscard]] constexpr std::string_view name_of(ScanKind kind) {
-  for (const auto& [k, name] : kScanKinds)
-    if (k == kind)
-      return name;
-  return "?";
+  return name_in(kScanKinds, kind);
 }
 
 /// Threads per block when the caller does not choose.

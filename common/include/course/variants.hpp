@@ -1,9 +1,10 @@
 /// @file
-/// @brief Looking a rung up in a lesson's table of rungs, by value or by name.
+/// @brief Looking a rung, or another named value, up in a lesson's table, by value or by name.
 ///
 /// Every lesson's interface lists its rungs in a `constexpr std::array` of entries that have at
 /// least a `variant` (the enumerator) and a `name` (as the tests, the demo and the README spell
-/// it). These two lookups serve every such table.
+/// it), and its other named values (operations, inputs) in tables of the same kind. These
+/// lookups serve every such table.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -21,14 +22,31 @@ struct RungInfo {
   std::string_view kind;  ///< given, exercise or stretch
 };
 
-/// The name of @p variant in @p table, or "?" if the table does not list it.
-/// @param table   a lesson's table of rungs (entries with `variant` and `name`)
-/// @param variant the rung to name
-template <class Info, std::size_t N, class Variant>
-[[nodiscard]] constexpr std::string_view name_in(const std::array<Info, N>& table,
-                                                 Variant variant) {
+/// The name of @p value in @p table, or "?" if the table does not list it. The tables of the
+/// lessons' interfaces: rungs (entries with `variant` and `name`), and the other named values
+/// (operations, inputs, kinds of scan) as `std::pair`s of value and name.
+/// @param table a lesson's table of named values
+/// @param value the value to name
+template <class Info, std::size_t N, class Value>
+[[nodiscard]] constexpr std::string_view name_in(const std::array<Info, N>& table, Value value) {
+  for (const auto& info : table) {
+    if constexpr (requires { info.variant; }) {
+      if (info.variant == value)
+        return info.name;
+    } else if (info.first == value) {
+      return info.second;
+    }
+  }
+  return "?";
+}
+
+/// The name of the entry of @p table whose member @p key is @p value, or "?": for a table whose
+/// entries are structs with a `name` and some other key (e.g. `&InputInfo::input`).
+template <class Info, std::size_t N, class Value>
+[[nodiscard]] constexpr std::string_view name_in(const std::array<Info, N>& table, Value value,
+                                                 Value Info::*key) {
   for (const auto& info : table)
-    if (info.variant == variant)
+    if (info.*key == value)
       return info.name;
   return "?";
 }
