@@ -21,13 +21,16 @@ namespace course {
 void LadderReport::compute_ratios() {
   const LadderRow* base = nullptr;
   for (const auto& row : rows)
-    if (row.rung == baseline && row.ran()) base = &row;
+    if (row.rung == baseline && row.ran())
+      base = &row;
   for (auto& row : rows) {
-    if (!row.ran()) continue;
+    if (!row.ran())
+      continue;
     // A lesson may have set a ratio its own way (e.g. against a second ceiling): keep it.
     if (row.speedup == 0 && base != nullptr && row.timing.median_ms > 0)
       row.speedup = base->timing.median_ms / row.timing.median_ms;
-    if (row.share == 0 && ceiling.value > 0) row.share = row.metric / ceiling.value;
+    if (row.share == 0 && ceiling.value > 0)
+      row.share = row.metric / ceiling.value;
   }
 }
 
@@ -56,7 +59,8 @@ Roofline roofline(const LadderReport& report) {
 }
 
 double achieved(const LadderRow& row) noexcept {
-  if (!row.ran() || !row.work.counted() || row.timing.median_ms <= 0) return 0.0;
+  if (!row.ran() || !row.work.counted() || row.timing.median_ms <= 0)
+    return 0.0;
   return row.work.ops / (row.timing.median_ms * 1e6);
 }
 
@@ -70,10 +74,12 @@ namespace {
 
 std::vector<std::vector<std::string>> table_cells(const LadderReport& report) {
   std::vector<std::vector<std::string>> cells;
-  std::vector<std::string> header{"rung", "kind", "status", "time ms", report.metric_unit,
-                                  "x " + report.baseline, "of ceiling"};
+  std::vector<std::string> header{
+      "rung",      "kind", "status", "time ms", report.metric_unit, "x " + report.baseline,
+      "of ceiling"};
   const bool roofed = report.roofline.has_value();
-  if (roofed) header.insert(header.end(), {report.ops_unit + "/B", "of roof"});
+  if (roofed)
+    header.insert(header.end(), {report.ops_unit + "/B", "of roof"});
   header.insert(header.end(), report.extra_columns.begin(), report.extra_columns.end());
   header.push_back("note");
   cells.push_back(header);
@@ -113,7 +119,8 @@ void print_text(const LadderReport& report, std::ostream& out) {
   const auto cells = table_cells(report);
   std::vector<std::size_t> width(cells.front().size(), 0);
   for (const auto& line : cells)
-    for (std::size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
+    for (std::size_t c = 0; c < line.size(); ++c)
+      width[c] = std::max(width[c], line[c].size());
   out << "\n" << report.title << "\n";
   out << "ceiling: " << report.ceiling.name << " = " << fixed(report.ceiling.value, 1) << " "
       << report.ceiling.unit << " (" << report.ceiling.what << ")\n";
@@ -131,29 +138,33 @@ void print_text(const LadderReport& report, std::ostream& out) {
   for (std::size_t r = 0; r < cells.size(); ++r) {
     for (std::size_t c = 0; c < cells[r].size(); ++c) {
       const bool left = c < 3 || c + 1 == cells[r].size();  // names and the note; numbers right
-      out << (left ? std::left : std::right) << std::setw(static_cast<int>(width[c]))
-          << cells[r][c] << (c + 1 < cells[r].size() ? "  " : "");
+      out << (left ? std::left : std::right) << std::setw(static_cast<int>(width[c])) << cells[r][c]
+          << (c + 1 < cells[r].size() ? "  " : "");
     }
     out << "\n";
     if (r == 0) {
       std::size_t total = 0;
-      for (auto w : width) total += w + 2;
+      for (auto w : width)
+        total += w + 2;
       out << std::string(total - 2, '-') << "\n";
     }
   }
-  if (report.timeline) out << "\n" << trace_chart(*report.timeline);
-  for (const auto& note : report.notes) out << note << "\n";
+  if (report.timeline)
+    out << "\n" << trace_chart(*report.timeline);
+  for (const auto& note : report.notes)
+    out << note << "\n";
 }
 
 void print_csv(const LadderReport& report, std::ostream& out) {
   out << "table,rung,kind,status,median_ms,min_ms,max_ms,metric,unit,speedup,share,ops,bytes,note";
-  for (const auto& column : report.extra_columns) out << ",\"" << column << '"';
+  for (const auto& column : report.extra_columns)
+    out << ",\"" << column << '"';
   out << "\n";
   for (const auto& row : report.rows) {
     out << '"' << report.title << "\"," << row.rung << ',' << row.kind << ',' << row.status << ','
         << row.timing.median_ms << ',' << row.timing.min_ms << ',' << row.timing.max_ms << ','
-        << row.metric << ',' << report.metric_unit << ',' << row.speedup << ',' << row.share
-        << ',' << row.work.ops << ',' << row.work.bytes << ",\"" << row.note << '"';
+        << row.metric << ',' << report.metric_unit << ',' << row.speedup << ',' << row.share << ','
+        << row.work.ops << ',' << row.work.bytes << ",\"" << row.note << '"';
     for (std::size_t c = 0; c < report.extra_columns.size(); ++c)
       out << ',' << (c < row.extra.size() ? row.extra[c] : "");
     out << "\n";
@@ -191,7 +202,8 @@ std::string to_json(const std::vector<LadderReport>& reports, const std::string&
     }
     if (const auto& roofs = report.roofline) {
       auto roof = [](const ceilings::Ceiling& c) -> nlohmann::json {
-        if (c.value <= 0) return nullptr;
+        if (c.value <= 0)
+          return nullptr;
         return {{"name", c.name}, {"value", c.value}, {"unit", c.unit}, {"what", c.what}};
       };
       table["roofline"] = {{"ops_unit", report.ops_unit},
@@ -252,8 +264,7 @@ void print_limits(std::ostream& out) {
       << get(cudaDevAttrMaxGridDimY) << " x " << get(cudaDevAttrMaxGridDimZ) << "\n"
       << "  registers                 " << get(cudaDevAttrMaxRegistersPerBlock) << "\n"
       << "  shared memory (static)    " << kib(get(cudaDevAttrMaxSharedMemoryPerBlock)) << "\n"
-      << "  shared memory (opted in)  " << kib(get(cudaDevAttrMaxSharedMemoryPerBlockOptin))
-      << "\n"
+      << "  shared memory (opted in)  " << kib(get(cudaDevAttrMaxSharedMemoryPerBlockOptin)) << "\n"
       << "  shared memory reserved    " << get(cudaDevAttrReservedSharedMemoryPerBlock)
       << " bytes (by the system, per resident block)\n"
       << "per SM (" << get(cudaDevAttrMultiProcessorCount) << " SMs)\n"
@@ -272,7 +283,8 @@ std::string demo_program_name(const char* argv0, const std::string& lesson) {
   std::string name = argv0 != nullptr ? argv0 : "";
   if (const auto slash = name.find_last_of("/\\"); slash != std::string::npos)
     name = name.substr(slash + 1);
-  if (name.empty()) name = "lesson" + lesson.substr(0, 2) + "_demo";
+  if (name.empty())
+    name = "lesson" + lesson.substr(0, 2) + "_demo";
   return name;
 }
 
@@ -298,7 +310,8 @@ int run_demo(int argc, char** argv, const DemoSpec& spec) {
   bool limits = false;
   app.add_flag("--limits", limits,
                "print this GPU's per-block and per-SM limits (what occupancy depends on) and exit");
-  if (spec.add_options) spec.add_options(app);
+  if (spec.add_options)
+    spec.add_options(app);
 
   auto usage_error = [&](const std::string& message) {
     std::cerr << "error: " << message << "\nusage: " << app.get_name() << " [OPTIONS]\n\n"
@@ -314,24 +327,28 @@ int run_demo(int argc, char** argv, const DemoSpec& spec) {
     return usage_error(error.what());
   }
   if (spec.validate) {
-    if (auto problem = spec.validate(options)) return usage_error(*problem);
+    if (auto problem = spec.validate(options))
+      return usage_error(*problem);
   }
   if (const auto& reason = gpu_unavailable_reason()) {
     std::cerr << program << ": cannot run: " << *reason << "\n";
     return 77;
   }
-  if (options.json || options.csv) ceilings::set_announce_stream(stderr);
+  if (options.json || options.csv)
+    ceilings::set_announce_stream(stderr);
   try {
     if (limits) {
       std::cout << "GPU: " << describe(gpu_info()) << "\n";
       print_limits(std::cout);
       return 0;
     }
-    if (!options.json && !options.csv) std::cout << "GPU: " << describe(gpu_info()) << "\n";
+    if (!options.json && !options.csv)
+      std::cout << "GPU: " << describe(gpu_info()) << "\n";
     auto reports = spec.run(options);
     for (auto& report : reports) {
       report.compute_ratios();
-      if (report.has_work()) report.roofline = roofline(report);
+      if (report.has_work())
+        report.roofline = roofline(report);
     }
     if (options.json) {
       std::cout << to_json(reports, spec.lesson) << "\n";
@@ -352,22 +369,30 @@ int run_demo(int argc, char** argv, const DemoSpec& spec) {
 }
 
 std::optional<std::uint64_t> parse_count(const std::string& text) {
-  if (text.empty()) return std::nullopt;
+  if (text.empty())
+    return std::nullopt;
   try {
     std::size_t used = 0;
     if (const auto caret = text.find('^'); caret != std::string::npos) {
-      if (text.substr(0, caret) != "2") return std::nullopt;
+      if (text.substr(0, caret) != "2")
+        return std::nullopt;
       const int power = std::stoi(text.substr(caret + 1), &used);
-      if (used != text.size() - caret - 1 || power < 0 || power > 40) return std::nullopt;
+      if (used != text.size() - caret - 1 || power < 0 || power > 40)
+        return std::nullopt;
       return std::uint64_t{1} << power;
     }
-    if (text.front() == '-' || text.front() == '+') return std::nullopt;
+    if (text.front() == '-' || text.front() == '+')
+      return std::nullopt;
     const unsigned long long value = std::stoull(text, &used);
     const std::string suffix = text.substr(used);
-    if (suffix.empty()) return value;
-    if (suffix == "k" || suffix == "K") return value << 10;
-    if (suffix == "M") return value << 20;
-    if (suffix == "G") return value << 30;
+    if (suffix.empty())
+      return value;
+    if (suffix == "k" || suffix == "K")
+      return value << 10;
+    if (suffix == "M")
+      return value << 20;
+    if (suffix == "G")
+      return value << 30;
   } catch (const std::exception&) {
   }
   return std::nullopt;
@@ -377,29 +402,36 @@ std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_shape(const std::st
   const auto x = text.find('x');
   if (x == std::string::npos) {
     auto n = parse_count(text);
-    if (!n) return std::nullopt;
+    if (!n)
+      return std::nullopt;
     return std::pair{*n, *n};
   }
   auto rows = parse_count(text.substr(0, x));
   auto cols = parse_count(text.substr(x + 1));
-  if (!rows || !cols) return std::nullopt;
+  if (!rows || !cols)
+    return std::nullopt;
   return std::pair{*rows, *cols};
 }
 
 std::optional<std::array<std::uint64_t, 3>> parse_shape3(const std::string& text) {
-  if (text.empty() || text.back() == 'x') return std::nullopt;
+  if (text.empty() || text.back() == 'x')
+    return std::nullopt;
   std::vector<std::uint64_t> parts;
   std::size_t begin = 0;
   while (true) {
     const auto end = text.find('x', begin);
     const auto value = parse_count(text.substr(begin, end - begin));
-    if (!value) return std::nullopt;
+    if (!value)
+      return std::nullopt;
     parts.push_back(*value);
-    if (end == std::string::npos) break;
+    if (end == std::string::npos)
+      break;
     begin = end + 1;
   }
-  if (parts.size() == 1) return std::array{parts[0], parts[0], parts[0]};
-  if (parts.size() != 3) return std::nullopt;
+  if (parts.size() == 1)
+    return std::array{parts[0], parts[0], parts[0]};
+  if (parts.size() != 3)
+    return std::nullopt;
   return std::array{parts[0], parts[1], parts[2]};
 }
 

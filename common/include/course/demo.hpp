@@ -42,7 +42,7 @@ struct Work {
 
 /// The roofs a table's rungs are placed under, measured in this run (see roofline()).
 struct Roofline {
-  ceilings::Ceiling memory;   ///< the device copy, GB/s
+  ceilings::Ceiling memory;  ///< the device copy, GB/s
   /// The FP32 FMA peak, GFLOP/s; empty (value 0) when the table does not count FLOP.
   ceilings::Ceiling compute;
   /// What a rung of intensity @p ops_per_byte can reach, in G ops/s: the lower roof.
@@ -53,28 +53,28 @@ struct Roofline {
 
 /// One rung's line in a ladder table.
 struct LadderRow {
-  std::string rung;         ///< the Variant's name
-  std::string kind;         ///< given, exercise or stretch
-  std::string status;       ///< "ok", "WRONG", "not implemented", or an error's first words
-  Timing timing;            ///< median/min/max of the timed runs
-  double metric = 0.0;      ///< in LadderReport::metric_unit (GB/s, GFLOP/s, ...)
-  double speedup = 0.0;     ///< over the report's baseline rung
-  double share = 0.0;       ///< of the report's ceiling
-  std::string note;         ///< extra, e.g. threads per block
+  std::string rung;                ///< the Variant's name
+  std::string kind;                ///< given, exercise or stretch
+  std::string status;              ///< "ok", "WRONG", "not implemented", or an error's first words
+  Timing timing;                   ///< median/min/max of the timed runs
+  double metric = 0.0;             ///< in LadderReport::metric_unit (GB/s, GFLOP/s, ...)
+  double speedup = 0.0;            ///< over the report's baseline rung
+  double share = 0.0;              ///< of the report's ceiling
+  std::string note;                ///< extra, e.g. threads per block
   std::vector<std::string> extra;  ///< values of the report's extra columns, in their order
-  Work work;                ///< what one launch must do (empty: not on the roofline)
+  Work work;                       ///< what one launch must do (empty: not on the roofline)
   /// True when the rung ran to the end (right or wrong), so its timing means something.
   [[nodiscard]] bool ran() const { return status == "ok" || status == "WRONG"; }
 };
 
 /// A ladder table: the rungs of one lesson at one size, against one ceiling.
 struct LadderReport {
-  std::string title;        ///< e.g. "transpose, 8192 x 8192 floats"
-  std::string metric_unit;  ///< e.g. "GB/s"
-  std::string baseline;     ///< the rung speedups are relative to
-  ceilings::Ceiling ceiling;      ///< the ceiling the shares are of, measured in this run
-  std::vector<LadderRow> rows;    ///< one per rung, in teaching order
-  std::vector<std::string> notes;  ///< printed under the table
+  std::string title;                       ///< e.g. "transpose, 8192 x 8192 floats"
+  std::string metric_unit;                 ///< e.g. "GB/s"
+  std::string baseline;                    ///< the rung speedups are relative to
+  ceilings::Ceiling ceiling;               ///< the ceiling the shares are of, measured in this run
+  std::vector<LadderRow> rows;             ///< one per rung, in teaching order
+  std::vector<std::string> notes;          ///< printed under the table
   std::vector<std::string> extra_columns;  ///< headers of lesson-specific columns (e.g. "H2D ms")
   /// The unit of the rows' Work::ops: "FLOP" (FP32) puts the table under the FP32 FMA peak as
   /// well as the memory roof; any other unit (e.g. "element", "key") under the memory roof only.
@@ -106,7 +106,8 @@ void print_text(const LadderReport& report, std::ostream& out);
 /// Prints @p report as CSV (one header line, one line per rung).
 void print_csv(const LadderReport& report, std::ostream& out);
 /// The reports as one JSON document (for the docs and slides).
-[[nodiscard]] std::string to_json(const std::vector<LadderReport>& reports, const std::string& lesson);
+[[nodiscard]] std::string to_json(const std::vector<LadderReport>& reports,
+                                  const std::string& lesson);
 
 /// The options every demo accepts.
 struct DemoOptions {
@@ -125,10 +126,10 @@ struct DemoOptions {
 
 /// A lesson's demo, described for run_demo().
 struct DemoSpec {
-  std::string lesson;                       ///< e.g. "02_transpose"
-  std::string description;                  ///< one line for --help
-  std::string size_help;                    ///< what --size takes, e.g. "ROWSxCOLS (8192x8192)"
-  std::vector<std::string> variant_names;   ///< accepted by --variant
+  std::string lesson;                      ///< e.g. "02_transpose"
+  std::string description;                 ///< one line for --help
+  std::string size_help;                   ///< what --size takes, e.g. "ROWSxCOLS (8192x8192)"
+  std::vector<std::string> variant_names;  ///< accepted by --variant
   /// True when the lesson lets the user choose the threads per block: --block is offered.
   /// False for a lesson whose block shapes are fixed: --block is neither shown in the usage
   /// nor accepted (it is refused as an unknown option, with the usage).
@@ -226,7 +227,8 @@ struct SweepRows {
 /// Parses a count such as "67108864", "2^26", "64M" or "16k"; nothing if it is not one.
 [[nodiscard]] std::optional<std::uint64_t> parse_count(const std::string& text);
 /// Parses "ROWSxCOLS" (or a single N for N x N); nothing if it is not one.
-[[nodiscard]] std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_shape(const std::string& text);
+[[nodiscard]] std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_shape(
+    const std::string& text);
 /// Parses "AxBxC" (or a single N for N x N x N), each a count as parse_count() takes it;
 /// nothing if it is not one. The lesson checks the extents against its own limits.
 [[nodiscard]] std::optional<std::array<std::uint64_t, 3>> parse_shape3(const std::string& text);
