@@ -51,12 +51,9 @@ std::vector<LadderReport> run_lab(const DemoOptions& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  DemoSpec spec;
-  spec.lesson = "00_debugging";
-  spec.description = "Lesson 00: the debugging lab's four kernels, run and checked.";
-  spec.size_help = "N, the array length, e.g. 1000, 2^24 or 16M (default 2^24 + 1 = 16777217)";
-  for (const auto& info : kVariants)
-    spec.variant_names.emplace_back(info.name);
+  DemoSpec spec("00_debugging", "Lesson 00: the debugging lab's four kernels, run and checked.",
+                "N, the array length, e.g. 1000, 2^24 or 16M (default 2^24 + 1 = 16777217)",
+                kVariants);
   spec.validate = [](const DemoOptions& options) -> std::optional<std::string> {
     if (options.size.empty())
       return std::nullopt;

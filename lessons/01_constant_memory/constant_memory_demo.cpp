@@ -111,14 +111,11 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const PolyOptio
 }  // namespace
 
 int main(int argc, char** argv) {
-  DemoSpec spec;
-  spec.lesson = "01_constant_memory";
+  DemoSpec spec(
+      "01_constant_memory",
+      "Lesson 01: a first kernel, and the broadcast and serialization of constant memory.",
+      "elements n, e.g. 67108864, 2^26 or 64M (default 2^26)", kVariants);
   spec.block_help = "a multiple of 32 in [32, 1024], default " + std::to_string(kDefaultBlock);
-  spec.description =
-      "Lesson 01: a first kernel, and the broadcast and serialization of constant memory.";
-  spec.size_help = "elements n, e.g. 67108864, 2^26 or 64M (default 2^26)";
-  for (const auto& info : kVariants)
-    spec.variant_names.emplace_back(info.name);
   PolyOptions poly_options;
   spec.add_options = [&](CLI::App& app) {
     app.add_option("--degree", poly_options.degree, "polynomial degree, 0..63 (default 63)");

@@ -53,12 +53,8 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  DemoSpec spec;
-  spec.lesson = "02_transpose";
-  spec.description = "Lesson 02: the transpose ladder, from naive to the copy ceiling.";
-  spec.size_help = "ROWSxCOLS, or N for N x N (default 8192x8192)";
-  for (const auto& info : kVariants)
-    spec.variant_names.emplace_back(info.name);
+  DemoSpec spec("02_transpose", "Lesson 02: the transpose ladder, from naive to the copy ceiling.",
+                "ROWSxCOLS, or N for N x N (default 8192x8192)", kVariants);
   spec.validate = [](const DemoOptions& options) -> std::optional<std::string> {
     const auto shape = parse_shape(options.size.empty() ? kDefaultSize : options.size);
     if (!shape || shape->first < 1 || shape->second < 1 ||

@@ -196,12 +196,9 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Matm
 }  // namespace
 
 int main(int argc, char** argv) {
-  DemoSpec spec;
-  spec.lesson = "03_matmul";
-  spec.description = "Lesson 03: the matrix multiplication ladder, from naive to cuBLAS.";
-  spec.size_help = "MxNxK, or N for N x N x N; counts such as 1000, 4k or 2^12 (default 4096)";
-  for (const auto& info : kVariants)
-    spec.variant_names.emplace_back(info.name);
+  DemoSpec spec("03_matmul", "Lesson 03: the matrix multiplication ladder, from naive to cuBLAS.",
+                "MxNxK, or N for N x N x N; counts such as 1000, 4k or 2^12 (default 4096)",
+                kVariants);
   MatmulOptions extra;
   spec.add_options = [&](CLI::App& app) {
     app.add_option("--input", extra.input,

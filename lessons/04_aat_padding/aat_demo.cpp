@@ -126,12 +126,9 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  DemoSpec spec;
-  spec.lesson = "04_aat_padding";
-  spec.description = "Lesson 04: C = A A^T, from bank-conflicted tiles to beyond cuBLAS SGEMM.";
-  spec.size_help = "NxK for A of N rows and K columns, or N for N x N (default 4096x4096)";
-  for (const auto& info : kVariants)
-    spec.variant_names.emplace_back(info.name);
+  DemoSpec spec("04_aat_padding",
+                "Lesson 04: C = A A^T, from bank-conflicted tiles to beyond cuBLAS SGEMM.",
+                "NxK for A of N rows and K columns, or N for N x N (default 4096x4096)", kVariants);
   spec.validate = [](const DemoOptions& options) -> std::optional<std::string> {
     const auto shape = parse_shape(options.size.empty() ? kDefaultSize : options.size);
     if (!shape || shape->first < 1 || shape->second < 1 ||

@@ -205,15 +205,12 @@ LadderReport row_table(const DemoOptions& options, const ReductionOptions& mine)
 }  // namespace
 
 int main(int argc, char** argv) {
-  DemoSpec spec;
-  spec.lesson = "05_reduction";
+  DemoSpec spec("05_reduction",
+                "Lesson 05: the memory lab's Table 3.3 live, the reduction ladder against CUB, and "
+                "the memory lab's row reductions.",
+                "elements of the ladder, e.g. 2^26, 2^28 or 64M (default 2^26, at most 2^30)",
+                kVariants);
   spec.block_help = "a power of two in [64, 1024], default " + std::to_string(kDefaultBlock);
-  spec.description =
-      "Lesson 05: the memory lab's Table 3.3 live, the reduction ladder against CUB, and the "
-      "memory lab's row reductions.";
-  spec.size_help = "elements of the ladder, e.g. 2^26, 2^28 or 64M (default 2^26, at most 2^30)";
-  for (const auto& info : kVariants)
-    spec.variant_names.emplace_back(info.name);
   ReductionOptions mine;
   spec.add_options = [&](CLI::App& app) {
     app.add_option("--type", mine.type,

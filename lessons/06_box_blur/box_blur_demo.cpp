@@ -223,16 +223,11 @@ LadderReport memory_table(const DemoOptions& options, const BlurOptions& blur_op
 }  // namespace
 
 int main(int argc, char** argv) {
-  DemoSpec spec;
-  spec.lesson = "06_box_blur";
+  DemoSpec spec(
+      "06_box_blur", "Lesson 06: a box blur, and every way of moving a vector to the GPU and back.",
+      "elements of the host-memory trips, at most 2^26, e.g. 16M or 2^24 (default 16M)", kKernels);
+  spec.add_variants(kMemories);
   spec.block_help = "a multiple of 32 in [64, 1024], default " + std::to_string(kDefaultBlock);
-  spec.description = "Lesson 06: a box blur, and every way of moving a vector to the GPU and back.";
-  spec.size_help =
-      "elements of the host-memory trips, at most 2^26, e.g. 16M or 2^24 (default 16M)";
-  for (const auto& info : kKernels)
-    spec.variant_names.emplace_back(info.name);
-  for (const auto& info : kMemories)
-    spec.variant_names.emplace_back(info.name);
   BlurOptions blur_options;
   spec.add_options = [&](CLI::App& app) {
     app.add_option("--kernel-size", blur_options.kernel_size,

@@ -146,13 +146,10 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const Convoluti
 }  // namespace
 
 int main(int argc, char** argv) {
-  DemoSpec spec;
-  spec.lesson = "07_convolution";
-  spec.description =
-      "Lesson 07: the 2D convolution ladder, from one thread per pixel to the copy ceiling.";
-  spec.size_help = "WIDTHxHEIGHT, or N for N x N (default 8192x8192)";
-  for (const auto& info : kVariants)
-    spec.variant_names.emplace_back(info.name);
+  DemoSpec spec("07_convolution",
+                "Lesson 07: the 2D convolution ladder, from one thread per pixel to the copy "
+                "ceiling.",
+                "WIDTHxHEIGHT, or N for N x N (default 8192x8192)", kVariants);
   ConvolutionOptions conv;
   spec.add_options = [&](CLI::App& app) {
     app.add_option("--radius", conv.radius, "filter radius r, 1..7 (default 2)");

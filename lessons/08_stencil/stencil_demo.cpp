@@ -221,13 +221,11 @@ LadderReport jacobi_table(const DemoOptions& options, const StencilOptions& sten
 }  // namespace
 
 int main(int argc, char** argv) {
-  DemoSpec spec;
-  spec.lesson = "08_stencil";
-  spec.description =
-      "Lesson 08: the 3D 7-point stencil ladder, and heat diffusion with the Jacobi driver.";
-  spec.size_help = "NXxNYxNZ, or N for N x N x N; counts such as 512, 1k or 2^9 (default 512)";
-  for (const auto& info : kVariants)
-    spec.variant_names.emplace_back(info.name);
+  DemoSpec spec("08_stencil",
+                "Lesson 08: the 3D 7-point stencil ladder, and heat diffusion with the Jacobi "
+                "driver.",
+                "NXxNYxNZ, or N for N x N x N; counts such as 512, 1k or 2^9 (default 512)",
+                kVariants);
   spec.variant_names.emplace_back(kJacobiName);
   StencilOptions stencil_options;
   spec.add_options = [&](CLI::App& app) {

@@ -133,15 +133,11 @@ LadderReport ladder(const DemoOptions& options, Input input, std::size_t n, int 
 }  // namespace
 
 int main(int argc, char** argv) {
-  DemoSpec spec;
-  spec.lesson = "09_histogram";
+  DemoSpec spec("09_histogram",
+                "Lesson 09: the letter-histogram ladder against CUB on uniform letters and long "
+                "runs, and the 256-bin byte histogram.",
+                "bytes, e.g. 2^28, 64M or 1000003 (default 2^28, at most 2^30)", kVariants);
   spec.block_help = "a multiple of 32 in [32, 1024], default " + std::to_string(kDefaultBlock);
-  spec.description =
-      "Lesson 09: the letter-histogram ladder against CUB on uniform letters and long runs, and "
-      "the 256-bin byte histogram.";
-  spec.size_help = "bytes, e.g. 2^28, 64M or 1000003 (default 2^28, at most 2^30)";
-  for (const auto& info : kVariants)
-    spec.variant_names.emplace_back(info.name);
   std::string input_name;
   spec.add_options = [&](CLI::App& app) {
     std::vector<std::string> names;

@@ -173,16 +173,12 @@ LadderReport run_table(const DemoOptions& options, const ScanOptions& mine, std:
 }  // namespace
 
 int main(int argc, char** argv) {
-  DemoSpec spec;
-  spec.lesson = "10_scan";
+  DemoSpec spec("10_scan",
+                "Lesson 10: the prefix-scan ladder, Kogge-Stone to decoupled look-back, against "
+                "CUB, with each rung's number of additions.",
+                "elements, e.g. 2^26, 2^28 or 64M (default 2^26, at most 2^30)", kVariants);
   spec.block_help = "a power of two in [" + std::to_string(kMinBlock) + ", " +
                     std::to_string(kMaxBlock) + "], default " + std::to_string(kDefaultBlock);
-  spec.description =
-      "Lesson 10: the prefix-scan ladder, Kogge-Stone to decoupled look-back, against CUB, with "
-      "each rung's number of additions.";
-  spec.size_help = "elements, e.g. 2^26, 2^28 or 64M (default 2^26, at most 2^30)";
-  for (const auto& info : kVariants)
-    spec.variant_names.emplace_back(info.name);
   ScanOptions mine;
   spec.add_options = [&](CLI::App& app) {
     app.add_option("--type", mine.type, "element type: int or float (default float)")

@@ -228,17 +228,14 @@ std::optional<std::size_t> parse_size(const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  DemoSpec spec;
-  spec.lesson = "11_sorting";
+  DemoSpec spec("11_sorting",
+                "Lesson 11: sorting networks and radix sort, against CUB's radix sort.",
+                "keys to sort, e.g. 1000, 64k or 2^20 (default: tables at 2^24 and 2^20; "
+                "--sweep: 2^24 for size, 2^20 for block)",
+                kVariants);
   spec.block_help =
       "the networks' threads, one of 64, 128, 256, 512, 1024 (default: each in turn; " +
       std::to_string(kDefaultNetworkThreads) + " in a sweep); the radix rungs' are fixed";
-  spec.description = "Lesson 11: sorting networks and radix sort, against CUB's radix sort.";
-  spec.size_help =
-      "keys to sort, e.g. 1000, 64k or 2^20 (default: tables at 2^24 and 2^20; "
-      "--sweep: 2^24 for size, 2^20 for block)";
-  for (const auto& info : kVariants)
-    spec.variant_names.emplace_back(info.name);
   SortOptions extra;
   spec.add_options = [&](CLI::App& app) {
     app.add_flag("--pairs", extra.pairs, "sort key-value pairs (values: uint32)");

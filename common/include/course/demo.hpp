@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "course/bench.hpp"
@@ -126,6 +127,23 @@ struct DemoOptions {
 
 /// A lesson's demo, described for run_demo().
 struct DemoSpec {
+  DemoSpec() = default;
+  /// The demo of @p lesson, described in --help by @p description and @p size_help, whose
+  /// --variant takes the names of @p rungs (a lesson's kVariants: entries with a `name`).
+  template <class Rungs>
+  DemoSpec(std::string lesson, std::string description, std::string size_help, const Rungs& rungs)
+      : lesson(std::move(lesson)),
+        description(std::move(description)),
+        size_help(std::move(size_help)) {
+    add_variants(rungs);
+  }
+  /// Lets --variant take the names of @p rungs as well (a lesson's second table of rungs).
+  template <class Rungs>
+  void add_variants(const Rungs& rungs) {
+    for (const auto& info : rungs)
+      variant_names.emplace_back(info.name);
+  }
+
   std::string lesson;                      ///< e.g. "02_transpose"
   std::string description;                 ///< one line for --help
   std::string size_help;                   ///< what --size takes, e.g. "ROWSxCOLS (8192x8192)"
