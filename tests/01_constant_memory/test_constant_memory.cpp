@@ -205,8 +205,7 @@ SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
     return sample;
   if (variant == Variant::Table) {
     // Write-only: the bytes written, against a copy's bytes read + written per second.
-    sample.share = gb_per_s(bench.table_bytes(), sample.time_ms) / ceilings::device_copy().value;
-    sample.ceiling = "device copy";
+    add_share_of_device_copy(sample, bench.table_bytes());
   } else {
     sample.share = gflop_per_s(bench.poly_flops(), sample.time_ms) /
                    ceilings::cublas_sgemm(4096, 4096, 4096).value;

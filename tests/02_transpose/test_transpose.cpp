@@ -174,8 +174,7 @@ SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
   if (baseline && sample.failure.empty())
     add_speedup(sample, measure(bench.trial(*baseline), options), name_of(*baseline));
   if (sample.failure.empty())
-    sample.share = gb_per_s(bench.bytes(), sample.time_ms) / ceilings::device_copy().value;
-  sample.ceiling = "device copy";
+    add_share_of_device_copy(sample, bench.bytes());
   return sample;
 }
 

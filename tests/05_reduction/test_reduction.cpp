@@ -375,8 +375,7 @@ SpeedSample sample_of_rows(RowVersion version, std::optional<RowVersion> baselin
     add_speedup(sample, measure(bench.trial(*baseline), speed_options(2001)), name_of(*baseline));
   const std::size_t count = static_cast<std::size_t>(kShape.rows) * kShape.cols;
   if (sample.time_ms > 0)
-    sample.share = gb_per_s(count * sizeof(float), sample.time_ms) / ceilings::device_copy().value;
-  sample.ceiling = "device copy";
+    add_share_of_device_copy(sample, count * sizeof(float));
   return sample;
 }
 

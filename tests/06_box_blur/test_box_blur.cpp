@@ -218,12 +218,11 @@ constexpr std::size_t kKernelSpeedSize = std::size_t{1} << 26;
 constexpr std::size_t kTripSize = std::size_t{16} << 20;  // the box-blur article's 16 M
 constexpr int kSpeedRadius = 8;
 
-// The sample of a rung measured as @p rung, against @p ceiling. Unlike course::speed_sample(),
-// a measurement that does not stand reports no time: this lesson's rows print 0 ms for it.
-SpeedSample standing_sample(const Measurement& rung, std::string ceiling) {
+// The sample of a rung measured as @p rung. Unlike course::speed_sample(), a measurement that
+// does not stand reports no time: this lesson's rows print 0 ms for it.
+SpeedSample standing_sample(const Measurement& rung) {
   SpeedSample sample;
   sample.failure = rung.failure;
-  sample.ceiling = std::move(ceiling);
   if (sample.failure.empty())
     sample.time_ms = rung.timing.median_ms;
   return sample;
@@ -243,11 +242,11 @@ void compare_with(SpeedSample& sample, const Measurement& baseline, std::string_
 
 SpeedSample kernel_sample(Kernel kernel) {
   const std::size_t n = kKernelSpeedSize;
-  SpeedSample sample = standing_sample(
-      measure_kernel(kernel, n, kSpeedRadius, kDefaultBlock, speed_options(4000)), "device copy");
+  SpeedSample sample =
+      standing_sample(measure_kernel(kernel, n, kSpeedRadius, kDefaultBlock, speed_options(4000)));
   if (!sample.failure.empty())
     return sample;
-  sample.share = gb_per_s(blur_bytes(n), sample.time_ms) / ceilings::device_copy().value;
+  add_share_of_device_copy(sample, blur_bytes(n));
   compare_with(sample,
                measure_kernel(Kernel::Global, n, kSpeedRadius, kDefaultBlock, speed_options(4001)),
                "global");
@@ -260,8 +259,8 @@ SpeedSample trip_sample(Memory memory, std::optional<Memory> baseline) {
   PipelineOptions options;
   options.radius = kSpeedRadius;
   SpeedSample sample =
-      standing_sample(measure_trip(memory, kTripSize, options, speed_options(5000)),
-                      "pinned copies both ways at once");
+      standing_sample(measure_trip(memory, kTripSize, options, speed_options(5000)));
+  sample.ceiling = "pinned copies both ways at once";
   if (!sample.failure.empty())
     return sample;
   sample.share = gb_per_s(blur_bytes(kTripSize), sample.time_ms) /

@@ -312,8 +312,7 @@ SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
     add_speedup(sample, measure(bench.trial(*baseline), options), name_of(*baseline));
   // Effective bandwidth: each pixel read once and written once.
   if (sample.time_ms > 0)
-    sample.share = gb_per_s(bench.bytes(), sample.time_ms) / ceilings::device_copy().value;
-  sample.ceiling = "device copy";
+    add_share_of_device_copy(sample, bench.bytes());
   return sample;
 }
 

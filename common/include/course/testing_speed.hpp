@@ -14,8 +14,10 @@
 #include <string_view>
 
 #include "course/bench.hpp"
+#include "course/ceilings.hpp"
 #include "course/data.hpp"
 #include "course/grading.hpp"
+#include "course/timer.hpp"
 
 namespace course {
 
@@ -59,6 +61,17 @@ inline void add_speedup(SpeedSample& sample, const Measurement& baseline, std::s
   sample.baseline = name;
   if (!baseline.sound())
     sample.failure = baseline.failure;
+}
+
+/// Adds to @p sample (a rung's, from speed_sample()) its share of the device-to-device copy
+/// bandwidth measured in this run (ceilings::device_copy()): @p bytes, the bytes the rung must
+/// move at least, over its time, against the copy's bytes read and written per second. The
+/// ceiling of the rungs that only move memory: lessons 01 (the table), 02, 05 (the row
+/// reductions), 06 (the kernels), 07 and 08.
+inline void add_share_of_device_copy(SpeedSample& sample, double bytes) {
+  const ceilings::Ceiling& copy = ceilings::device_copy();
+  sample.share = gb_per_s(bytes, sample.time_ms) / copy.value;
+  sample.ceiling = copy.name;
 }
 
 }  // namespace course
