@@ -5,11 +5,13 @@
 // the input, which the interface declares const, must be left as it was uploaded; three calls on
 // the same buffers catch a launcher that replays or skips; bad arguments are refused. Test names
 // and points come from the grading table in lessons/00_debugging/README.md.
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "course/testing.hpp"
@@ -41,23 +43,16 @@ std::vector<std::size_t> correctness_lengths() {
 // from); then four distinct values, large magnitudes and, for count, no positive element.
 enum class Input { Uniform, AllPositive, Index, FewDistinct, LargeMagnitude, Negative };
 
-std::string_view input_name(Input input) {
-  switch (input) {
-    case Input::Uniform:
-      return "uniform";
-    case Input::AllPositive:
-      return "all-positive";
-    case Input::Index:
-      return "index";
-    case Input::FewDistinct:
-      return "few-distinct";
-    case Input::LargeMagnitude:
-      return "large-magnitude";
-    case Input::Negative:
-      return "negative [-1, 0)";
-  }
-  return "?";
-}
+// Each input's name in messages (course::name_in). make_input() makes each, and its switch has a
+// case for every input: a new one goes in both.
+constexpr std::array<std::pair<Input, std::string_view>, 6> kInputNames{{
+    {Input::Uniform, "uniform"},
+    {Input::AllPositive, "all-positive"},
+    {Input::Index, "index"},
+    {Input::FewDistinct, "few-distinct"},
+    {Input::LargeMagnitude, "large-magnitude"},
+    {Input::Negative, "negative [-1, 0)"},
+}};
 
 std::vector<Input> inputs_for(Variant variant, std::size_t n) {
   std::vector<Input> inputs{Input::Uniform};
@@ -221,7 +216,8 @@ void check_correct_of(Variant variant) {
       const std::uint64_t seed = derive_seed(base, stream++);
       const auto values = make_input(input, n, seed);
       Buffers<T> buffers(variant, values);
-      run_and_check(variant, buffers, values, context(variant, n, input_name(input), seed));
+      run_and_check(variant, buffers, values,
+                    context(variant, n, name_in(kInputNames, input), seed));
     }
   }
   for (const std::size_t n : fewer_under_sanitizer<std::size_t>({1001, 65537}, {1001}))

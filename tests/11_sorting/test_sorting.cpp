@@ -7,6 +7,7 @@
 // bad arguments refused. Test names, thresholds and points come from the grading table in
 // lessons/11_sorting/README.md.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "course/testing.hpp"
@@ -32,28 +34,21 @@ constexpr std::uint32_t kFrontGuard = 0xFFFFFFFFu;  // would sort last if read
 constexpr std::uint32_t kBackGuard = 0u;            // would sort first if read
 
 enum class Keys { Uniform, AllEqual, Ascending, Descending, FewDistinct, Extremes, LowByte };
-constexpr Keys kKeyPatterns[] = {Keys::Uniform,    Keys::AllEqual,    Keys::Ascending,
-                                 Keys::Descending, Keys::FewDistinct, Keys::Extremes,
-                                 Keys::LowByte};
 
-std::string name_of(Keys pattern) {
-  switch (pattern) {
-    case Keys::Uniform:
-      return "uniform";
-    case Keys::AllEqual:
-      return "all-equal";
-    case Keys::Ascending:
-      return "ascending";
-    case Keys::Descending:
-      return "descending";
-    case Keys::FewDistinct:
-      return "few-distinct";
-    case Keys::Extremes:
-      return "extremes (0, 1, 2^31 +- 1, 2^32 - 2, 2^32 - 1)";
-    case Keys::LowByte:
-      return "low-byte (keys < 256)";
-  }
-  return "?";
+// Every key pattern, in the order the checks take them, with its name in messages. make_keys()
+// makes each, and its switch has a case for every pattern: a new one goes in both.
+constexpr std::array<std::pair<Keys, std::string_view>, 7> kKeyPatterns{{
+    {Keys::Uniform, "uniform"},
+    {Keys::AllEqual, "all-equal"},
+    {Keys::Ascending, "ascending"},
+    {Keys::Descending, "descending"},
+    {Keys::FewDistinct, "few-distinct"},
+    {Keys::Extremes, "extremes (0, 1, 2^31 +- 1, 2^32 - 2, 2^32 - 1)"},
+    {Keys::LowByte, "low-byte (keys < 256)"},
+}};
+
+std::string_view name_of(Keys pattern) {
+  return name_in(kKeyPatterns, pattern);
 }
 
 std::vector<std::uint32_t> make_keys(Keys pattern, std::size_t n, std::uint64_t seed) {
@@ -88,24 +83,16 @@ std::vector<std::uint32_t> make_keys(Keys pattern, std::size_t n, std::uint64_t 
 }
 
 enum class Floats { Uniform, LargeMagnitude, FewDistinct, Specials, Denormals };
-constexpr Floats kFloatPatterns[] = {Floats::Uniform, Floats::LargeMagnitude, Floats::FewDistinct,
-                                     Floats::Specials, Floats::Denormals};
 
-std::string name_of(Floats pattern) {
-  switch (pattern) {
-    case Floats::Uniform:
-      return "uniform floats";
-    case Floats::LargeMagnitude:
-      return "large-magnitude floats";
-    case Floats::FewDistinct:
-      return "few-distinct floats";
-    case Floats::Specials:
-      return "floats with +-0, +-inf, +-NaN, denormals, +-FLT_MAX";
-    case Floats::Denormals:
-      return "denormal floats of both signs";
-  }
-  return "?";
-}
+// Every float pattern, in the order the checks take them, with its name in messages (each made
+// by make_float_bits()).
+constexpr std::array<std::pair<Floats, std::string_view>, 5> kFloatPatterns{{
+    {Floats::Uniform, "uniform floats"},
+    {Floats::LargeMagnitude, "large-magnitude floats"},
+    {Floats::FewDistinct, "few-distinct floats"},
+    {Floats::Specials, "floats with +-0, +-inf, +-NaN, denormals, +-FLT_MAX"},
+    {Floats::Denormals, "denormal floats of both signs"},
+}};
 
 // Float keys as their bit patterns (NaNs keep their payloads that way).
 std::vector<std::uint32_t> make_float_bits(Floats pattern, std::size_t n, std::uint64_t seed) {
@@ -153,14 +140,14 @@ struct Run {
   int threads = 0;
 };
 
-std::string describe(const Run& run, const std::string& input, std::uint64_t seed) {
+std::string describe(const Run& run, std::string_view input, std::uint64_t seed) {
   std::string text = std::string(name_of(run.variant)) + (run.pairs ? " pairs" : " keys") +
                      (run.floats ? "<float>" : "<uint32>") + " n " + std::to_string(run.length);
   if (run.batch != 1)
     text += " x batch " + std::to_string(run.batch);
   if (run.threads != 0)
     text += ", threads " + std::to_string(run.threads);
-  return text + ", " + input + " input, seed " + std::to_string(seed);
+  return text + ", " + std::string(input) + " input, seed " + std::to_string(seed);
 }
 
 // Where the keys and the values start: one element past a 16-byte boundary (the default, as a
@@ -439,7 +426,7 @@ void check_correct(Variant variant) {
   }
   for (const std::size_t length : correctness_lengths(variant)) {
     const bool huge = length > (std::size_t{1} << 20);
-    for (const Keys pattern : kKeyPatterns) {
+    for (const auto& [pattern, name] : kKeyPatterns) {
       if (length >= (std::size_t{1} << 20) && pattern != Keys::Uniform &&
           pattern != Keys::FewDistinct)
         continue;  // the largest sizes: two inputs
@@ -449,11 +436,11 @@ void check_correct(Variant variant) {
       const auto keys = make_keys(pattern, length, seed);
       Run run{variant, false, true, 1, length, 0};
       const Expected expected = expected_of(run, keys);
-      check_one(run, keys, expected, describe(run, name_of(pattern), seed));
+      check_one(run, keys, expected, describe(run, name, seed));
       if (pattern == Keys::Uniform || pattern == Keys::Extremes) {
         run.pairs = false;
         if (!huge || pattern == Keys::Uniform)
-          check_one(run, keys, expected, describe(run, name_of(pattern), seed));
+          check_one(run, keys, expected, describe(run, name, seed));
       }
     }
   }
@@ -462,7 +449,7 @@ void check_correct(Variant variant) {
   if (!quick_mode())
     float_lengths.push_back(65537);
   for (const std::size_t length : float_lengths) {
-    for (const Floats pattern : kFloatPatterns) {
+    for (const auto& [pattern, name] : kFloatPatterns) {
       if (sanitize_mode() && pattern != Floats::Uniform)
         continue;  // the values move no access
       const std::uint64_t seed = derive_seed(base, stream++);
@@ -471,7 +458,7 @@ void check_correct(Variant variant) {
       const Expected expected = expected_of(run, bits);
       for (const bool pairs : {false, true}) {
         run.pairs = pairs;
-        check_one(run, bits, expected, describe(run, name_of(pattern), seed));
+        check_one(run, bits, expected, describe(run, name, seed));
       }
     }
   }

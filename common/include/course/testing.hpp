@@ -31,6 +31,7 @@
 #include "course/testing_buffers.hpp"
 #include "course/testing_speed.hpp"
 #include "course/timer.hpp"
+#include "course/variants.hpp"
 
 /// The threshold of @p test, read from this lesson's README grading table.
 #define COURSE_THRESHOLD(test) ::course::threshold(COURSE_LESSON_README, test)
