@@ -233,18 +233,10 @@ void check_correct(Variant variant) {
 
 }  // namespace
 
-TEST_CASE("count.correct") {
-  check_correct(Variant::Count);
-}
-TEST_CASE("downsample.correct") {
-  check_correct(Variant::Downsample);
-}
-TEST_CASE("reverse.correct") {
-  check_correct(Variant::Reverse);
-}
-TEST_CASE("smooth.correct") {
-  check_correct(Variant::Smooth);
-}
+COURSE_CORRECT_TEST("count.correct", check_correct(Variant::Count));
+COURSE_CORRECT_TEST("downsample.correct", check_correct(Variant::Downsample));
+COURSE_CORRECT_TEST("reverse.correct", check_correct(Variant::Reverse));
+COURSE_CORRECT_TEST("smooth.correct", check_correct(Variant::Smooth));
 
 // Runs without a GPU: every check happens before a launcher touches the device.
 TEST_CASE("launcher.bad_arguments") {

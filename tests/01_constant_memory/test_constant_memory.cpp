@@ -261,20 +261,15 @@ TEST_CASE("table.correct") {
 
 COURSE_SPEED_TEST("table.share", Graded::Share, sample_of(Variant::Table, std::nullopt));
 
-TEST_CASE("poly_global.correct") {
-  check_poly_rung(Poly::Global);
-}
-TEST_CASE("poly_constant.correct") {
-  check_poly_rung(Poly::Constant);
-}
-TEST_CASE("poly_constant_divergent.correct") {
-  check_poly_rung(Poly::Divergent);
-}
+COURSE_CORRECT_TEST("poly_global.correct", check_poly_rung(Poly::Global));
 
+COURSE_CORRECT_TEST("poly_constant.correct", check_poly_rung(Poly::Constant));
 COURSE_SPEED_TEST("poly_constant.speed", Graded::Speedup,
                   sample_of(Variant::PolyConstant, Variant::PolyGlobal));
 COURSE_SPEED_TEST("poly_constant.share", Graded::Share,
                   sample_of(Variant::PolyConstant, std::nullopt));
+
+COURSE_CORRECT_TEST("poly_constant_divergent.correct", check_poly_rung(Poly::Divergent));
 
 TEST_CASE("readback.correct") {
   const std::uint64_t seed = derive_seed(base_seed(), 3000);

@@ -180,33 +180,24 @@ SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
 
 }  // namespace
 
-TEST_CASE("copy.correct") {
-  check_correct(Variant::Copy);
-}
-TEST_CASE("naive.correct") {
-  check_correct(Variant::Naive);
-}
-TEST_CASE("tiled.correct") {
-  check_correct(Variant::Tiled);
-}
-TEST_CASE("padded.correct") {
-  check_correct(Variant::Padded);
-}
-TEST_CASE("coarsened.correct") {
-  check_correct(Variant::Coarsened);
-}
-TEST_CASE("vectorized.correct") {
-  check_correct(Variant::Vectorized);
-}
+COURSE_CORRECT_TEST("copy.correct", check_correct(Variant::Copy));
+COURSE_CORRECT_TEST("naive.correct", check_correct(Variant::Naive));
 
+COURSE_CORRECT_TEST("tiled.correct", check_correct(Variant::Tiled));
 COURSE_SPEED_TEST("tiled.speed", Graded::Share,
                   sample_of(Variant::Tiled, unless_in_baseline_process(Variant::Naive)));
+
+COURSE_CORRECT_TEST("padded.correct", check_correct(Variant::Padded));
 // tiled is the student's too: its time comes from its own row, run in a process of its own,
 // where nothing tells the student's code that it serves as a baseline.
 COURSE_SPEED_TEST("padded.speed", Graded::Speedup,
                   speedup_over_row_apart(sample_of(Variant::Padded, std::nullopt), "tiled.speed",
                                          "tiled"));
+
+COURSE_CORRECT_TEST("coarsened.correct", check_correct(Variant::Coarsened));
 COURSE_SPEED_TEST("coarsened.speed", Graded::Share, sample_of(Variant::Coarsened, Variant::Naive));
+
+COURSE_CORRECT_TEST("vectorized.correct", check_correct(Variant::Vectorized));
 COURSE_SPEED_TEST("vectorized.speed", Graded::Share,
                   sample_of(Variant::Vectorized, Variant::Naive));
 

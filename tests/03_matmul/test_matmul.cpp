@@ -215,12 +215,9 @@ SpeedSample sample_of(Variant variant) {
 
 }  // namespace
 
-TEST_CASE("naive_uncoalesced.correct") {
-  check_correct(Variant::NaiveUncoalesced);
-}
-TEST_CASE("naive.correct") {
-  check_correct(Variant::Naive);
-}
+COURSE_CORRECT_TEST("naive_uncoalesced.correct", check_correct(Variant::NaiveUncoalesced));
+COURSE_CORRECT_TEST("naive.correct", check_correct(Variant::Naive));
+
 // The graded tile edge through multiply(), and every other edge multiply_tiled() accepts: a
 // kernel right only at TILE = 32 is wrong.
 TEST_CASE("tiled.correct") {
@@ -229,19 +226,15 @@ TEST_CASE("tiled.correct") {
     if (tile != kTiledTile)
       check_correct(Rung{Variant::Tiled, tile});
 }
-TEST_CASE("register_1d.correct") {
-  check_correct(Variant::Register1d);
-}
-TEST_CASE("register_2d.correct") {
-  check_correct(Variant::Register2d);
-}
-TEST_CASE("warptiled.correct") {
-  check_correct(Variant::Warptiled);
-}
-
 COURSE_SPEED_TEST("tiled.speed", Graded::Share, sample_of(Variant::Tiled));
+
+COURSE_CORRECT_TEST("register_1d.correct", check_correct(Variant::Register1d));
 COURSE_SPEED_TEST("register_1d.speed", Graded::Share, sample_of(Variant::Register1d));
+
+COURSE_CORRECT_TEST("register_2d.correct", check_correct(Variant::Register2d));
 COURSE_SPEED_TEST("register_2d.speed", Graded::Share, sample_of(Variant::Register2d));
+
+COURSE_CORRECT_TEST("warptiled.correct", check_correct(Variant::Warptiled));
 COURSE_SPEED_TEST("warptiled.speed", Graded::Share, sample_of(Variant::Warptiled));
 
 // Runs without a GPU: every check happens before the launcher touches the device.

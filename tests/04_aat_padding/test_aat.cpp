@@ -224,32 +224,25 @@ SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
 
 }  // namespace
 
-TEST_CASE("tiled_unpadded.correct") {
-  check_correct(Variant::TiledUnpadded);
-}
-TEST_CASE("tiled_padded.correct") {
-  check_correct(Variant::TiledPadded);
-}
-TEST_CASE("transposed_store.correct") {
-  check_correct(Variant::TransposedStore);
-}
-TEST_CASE("symmetric.correct") {
-  check_correct(Variant::Symmetric);
-}
-TEST_CASE("register_tiled.correct") {
-  check_correct(Variant::RegisterTiled);
-}
+COURSE_CORRECT_TEST("tiled_unpadded.correct", check_correct(Variant::TiledUnpadded));
 
+COURSE_CORRECT_TEST("tiled_padded.correct", check_correct(Variant::TiledPadded));
 COURSE_SPEED_TEST("tiled_padded.speed", Graded::Speedup,
                   sample_of(Variant::TiledPadded,
                             unless_in_baseline_process(Variant::TiledUnpadded)));
+
+COURSE_CORRECT_TEST("transposed_store.correct", check_correct(Variant::TransposedStore));
 COURSE_SPEED_TEST("transposed_store.speed", Graded::Speedup,
                   sample_of(Variant::TransposedStore, Variant::TiledUnpadded));
+
+COURSE_CORRECT_TEST("symmetric.correct", check_correct(Variant::Symmetric));
 // tiled_padded is the student's too: its time comes from its own row, run in a process of its
 // own, where nothing tells the student's code that it serves as a baseline.
 COURSE_SPEED_TEST("symmetric.speed", Graded::Speedup,
                   speedup_over_row_apart(sample_of(Variant::Symmetric, std::nullopt),
                                          "tiled_padded.speed", "tiled_padded"));
+
+COURSE_CORRECT_TEST("register_tiled.correct", check_correct(Variant::RegisterTiled));
 COURSE_SPEED_TEST("register_tiled.speed", Graded::Share,
                   sample_of(Variant::RegisterTiled, std::nullopt));
 

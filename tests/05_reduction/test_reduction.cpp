@@ -381,61 +381,47 @@ SpeedSample sample_of_rows(RowVersion version, std::optional<RowVersion> baselin
 
 }  // namespace
 
-TEST_CASE("interleaved_divergent.correct") {
-  check_correct(Variant::InterleavedDivergent);
-}
-TEST_CASE("interleaved_strided.correct") {
-  check_correct(Variant::InterleavedStrided);
-}
-TEST_CASE("sequential.correct") {
-  check_correct(Variant::Sequential);
-}
-TEST_CASE("first_add_on_load.correct") {
-  check_correct(Variant::FirstAddOnLoad);
-}
-TEST_CASE("unrolled_warp.correct") {
-  check_correct(Variant::UnrolledWarp);
-}
-TEST_CASE("coarsened_atomic.correct") {
-  check_correct(Variant::CoarsenedAtomic);
-}
-TEST_CASE("warp_shuffle.correct") {
-  check_correct(Variant::WarpShuffle);
-}
-TEST_CASE("vectorized.correct") {
-  check_correct(Variant::Vectorized);
-}
+COURSE_CORRECT_TEST("interleaved_divergent.correct", check_correct(Variant::InterleavedDivergent));
 
+COURSE_CORRECT_TEST("interleaved_strided.correct", check_correct(Variant::InterleavedStrided));
 COURSE_SPEED_TEST("interleaved_strided.speed", Graded::Speedup,
                   sample_of(Variant::InterleavedStrided, Variant::InterleavedDivergent));
+
+COURSE_CORRECT_TEST("sequential.correct", check_correct(Variant::Sequential));
 COURSE_SPEED_TEST("sequential.speed", Graded::Speedup,
                   sample_of(Variant::Sequential,
                             unless_in_baseline_process(Variant::InterleavedDivergent)));
+
+COURSE_CORRECT_TEST("first_add_on_load.correct", check_correct(Variant::FirstAddOnLoad));
 // sequential is the student's too: its time comes from its own row, run in a process of its
 // own, where nothing tells the student's code that it serves as a baseline.
 COURSE_SPEED_TEST("first_add_on_load.speed", Graded::Speedup,
                   speedup_over_row_apart(sample_of(Variant::FirstAddOnLoad, std::nullopt),
                                          "sequential.speed", "sequential"));
+
+COURSE_CORRECT_TEST("unrolled_warp.correct", check_correct(Variant::UnrolledWarp));
 COURSE_SPEED_TEST("unrolled_warp.speed", Graded::Share,
                   sample_of(Variant::UnrolledWarp, Variant::InterleavedDivergent));
+
+COURSE_CORRECT_TEST("coarsened_atomic.correct", check_correct(Variant::CoarsenedAtomic));
 COURSE_SPEED_TEST("coarsened_atomic.speed", Graded::Share,
                   sample_of(Variant::CoarsenedAtomic, Variant::InterleavedDivergent));
+
+COURSE_CORRECT_TEST("warp_shuffle.correct", check_correct(Variant::WarpShuffle));
 COURSE_SPEED_TEST("warp_shuffle.speed", Graded::Share,
                   sample_of(Variant::WarpShuffle, Variant::InterleavedDivergent));
+
+COURSE_CORRECT_TEST("vectorized.correct", check_correct(Variant::Vectorized));
 COURSE_SPEED_TEST("vectorized.speed", Graded::Share,
                   sample_of(Variant::Vectorized, Variant::InterleavedDivergent));
 
-TEST_CASE("row_global.correct") {
-  check_row_correct(RowVersion::Global);
-}
-TEST_CASE("row_shared.correct") {
-  check_row_correct(RowVersion::Shared);
-}
-TEST_CASE("row_shared_padded.correct") {
-  check_row_correct(RowVersion::SharedPadded);
-}
+COURSE_CORRECT_TEST("row_global.correct", check_row_correct(RowVersion::Global));
+
+COURSE_CORRECT_TEST("row_shared.correct", check_row_correct(RowVersion::Shared));
 COURSE_SPEED_TEST("row_shared.speed", Graded::Share,
                   sample_of_rows(RowVersion::Shared, std::nullopt));
+
+COURSE_CORRECT_TEST("row_shared_padded.correct", check_row_correct(RowVersion::SharedPadded));
 // shared is the student's too: its time comes from its own row, run in a process of its own,
 // where nothing tells the student's code that it serves as a baseline.
 COURSE_SPEED_TEST("row_shared_padded.speed", Graded::Speedup,

@@ -273,37 +273,24 @@ SpeedSample trip_sample(Memory memory, std::optional<Memory> baseline) {
 
 }  // namespace
 
-TEST_CASE("global.correct") {
-  check_kernel_rung(Kernel::Global);
-}
-TEST_CASE("shared_halo.correct") {
-  check_kernel_rung(Kernel::SharedHalo);
-}
-TEST_CASE("sliding_window.correct") {
-  check_kernel_rung(Kernel::SlidingWindow);
-}
+COURSE_CORRECT_TEST("global.correct", check_kernel_rung(Kernel::Global));
 
+COURSE_CORRECT_TEST("shared_halo.correct", check_kernel_rung(Kernel::SharedHalo));
 COURSE_SPEED_TEST("shared_halo.speed", Graded::Share, kernel_sample(Kernel::SharedHalo));
+
+COURSE_CORRECT_TEST("sliding_window.correct", check_kernel_rung(Kernel::SlidingWindow));
 COURSE_SPEED_TEST("sliding_window.speed", Graded::Share, kernel_sample(Kernel::SlidingWindow));
 
-TEST_CASE("pageable.correct") {
-  check_memory_rung(Memory::Pageable);
-}
-TEST_CASE("pinned.correct") {
-  check_memory_rung(Memory::Pinned);
-}
-TEST_CASE("write_combined.correct") {
-  check_memory_rung(Memory::WriteCombined);
-}
-TEST_CASE("mapped.correct") {
-  check_memory_rung(Memory::Mapped);
-}
-TEST_CASE("streams.correct") {
-  check_memory_rung(Memory::Streams);
-}
+COURSE_CORRECT_TEST("pageable.correct", check_memory_rung(Memory::Pageable));
 
+COURSE_CORRECT_TEST("pinned.correct", check_memory_rung(Memory::Pinned));
 COURSE_SPEED_TEST("pinned.speed", Graded::Speedup,
                   trip_sample(Memory::Pinned, unless_in_baseline_process(Memory::Pageable)));
+
+COURSE_CORRECT_TEST("write_combined.correct", check_memory_rung(Memory::WriteCombined));
+COURSE_CORRECT_TEST("mapped.correct", check_memory_rung(Memory::Mapped));
+
+COURSE_CORRECT_TEST("streams.correct", check_memory_rung(Memory::Streams));
 // pinned is the student's too: its time comes from its own row, run in a process of its own,
 // where nothing tells the student's code that it serves as a baseline.
 COURSE_SPEED_TEST("streams.speed", Graded::Speedup,

@@ -308,31 +308,23 @@ SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
 
 }  // namespace
 
-TEST_CASE("basic.correct") {
-  check_correct(Variant::Basic);
-}
-TEST_CASE("constant_filter.correct") {
-  check_correct(Variant::ConstantFilter);
-}
-TEST_CASE("tiled_halo.correct") {
-  check_correct(Variant::TiledHalo);
-}
-TEST_CASE("tiled_cached_halo.correct") {
-  check_correct(Variant::TiledCachedHalo);
-}
-TEST_CASE("separable.correct") {
-  check_correct(Variant::Separable);
-}
-TEST_CASE("register_coarsened.correct") {
-  check_correct(Variant::RegisterCoarsened);
-}
+COURSE_CORRECT_TEST("basic.correct", check_correct(Variant::Basic));
 
+COURSE_CORRECT_TEST("constant_filter.correct", check_correct(Variant::ConstantFilter));
 COURSE_SPEED_TEST("constant_filter.speed", Graded::Share,
                   sample_of(Variant::ConstantFilter, Variant::Basic));
+
+COURSE_CORRECT_TEST("tiled_halo.correct", check_correct(Variant::TiledHalo));
 COURSE_SPEED_TEST("tiled_halo.speed", Graded::Share, sample_of(Variant::TiledHalo, Variant::Basic));
+
+COURSE_CORRECT_TEST("tiled_cached_halo.correct", check_correct(Variant::TiledCachedHalo));
 COURSE_SPEED_TEST("tiled_cached_halo.speed", Graded::Share,
                   sample_of(Variant::TiledCachedHalo, Variant::Basic));
+
+COURSE_CORRECT_TEST("separable.correct", check_correct(Variant::Separable));
 COURSE_SPEED_TEST("separable.speed", Graded::Share, sample_of(Variant::Separable, Variant::Basic));
+
+COURSE_CORRECT_TEST("register_coarsened.correct", check_correct(Variant::RegisterCoarsened));
 COURSE_SPEED_TEST("register_coarsened.speed", Graded::Share,
                   sample_of(Variant::RegisterCoarsened, Variant::Basic));
 

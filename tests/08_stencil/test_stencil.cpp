@@ -259,28 +259,21 @@ void check_jacobi(Grid g, int sweeps, bool heat_field, std::uint64_t seed,
 
 }  // namespace
 
-TEST_CASE("basic.correct") {
-  check_correct(Variant::Basic);
-}
-TEST_CASE("shared_tiled.correct") {
-  check_correct(Variant::SharedTiled);
-}
-TEST_CASE("coarsened_z.correct") {
-  check_correct(Variant::CoarsenedZ);
-}
-TEST_CASE("register_tiled.correct") {
-  check_correct(Variant::RegisterTiled);
-}
-TEST_CASE("tuned.correct") {
-  check_correct(Variant::Tuned);
-}
+COURSE_CORRECT_TEST("basic.correct", check_correct(Variant::Basic));
 
+COURSE_CORRECT_TEST("shared_tiled.correct", check_correct(Variant::SharedTiled));
 COURSE_SPEED_TEST("shared_tiled.speed", Graded::Share,
                   sample_of(Variant::SharedTiled, Variant::Basic));
+
+COURSE_CORRECT_TEST("coarsened_z.correct", check_correct(Variant::CoarsenedZ));
 COURSE_SPEED_TEST("coarsened_z.speed", Graded::Share,
                   sample_of(Variant::CoarsenedZ, Variant::Basic));
+
+COURSE_CORRECT_TEST("register_tiled.correct", check_correct(Variant::RegisterTiled));
 COURSE_SPEED_TEST("register_tiled.speed", Graded::Share,
                   sample_of(Variant::RegisterTiled, Variant::Basic));
+
+COURSE_CORRECT_TEST("tuned.correct", check_correct(Variant::Tuned));
 COURSE_SPEED_TEST("tuned.speed", Graded::Share, sample_of(Variant::Tuned, Variant::Basic));
 
 TEST_CASE("jacobi.correct") {

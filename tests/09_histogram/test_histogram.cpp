@@ -210,39 +210,30 @@ TEST_CASE("atomic_global.correct") {
   check_generator();
   check_correct(Variant::AtomicGlobal);
 }
-TEST_CASE("privatized_global.correct") {
-  check_correct(Variant::PrivatizedGlobal);
-}
-TEST_CASE("privatized_shared.correct") {
-  check_correct(Variant::PrivatizedShared);
-}
-TEST_CASE("coarsened_contiguous.correct") {
-  check_correct(Variant::CoarsenedContiguous);
-}
-TEST_CASE("coarsened_interleaved.correct") {
-  check_correct(Variant::CoarsenedInterleaved);
-}
-TEST_CASE("aggregated.correct") {
-  check_correct(Variant::Aggregated);
-}
-TEST_CASE("register_privatized.correct") {
-  check_correct(Variant::RegisterPrivatized);
-}
-TEST_CASE("bytes256.correct") {
-  check_correct(Variant::Bytes256);
-}
+COURSE_CORRECT_TEST("privatized_global.correct", check_correct(Variant::PrivatizedGlobal));
 
+COURSE_CORRECT_TEST("privatized_shared.correct", check_correct(Variant::PrivatizedShared));
 COURSE_SPEED_TEST("privatized_shared.speed", Graded::Speedup,
                   sample_of(Variant::PrivatizedShared, Input::UniformLetters,
                             Variant::AtomicGlobal));
+
+COURSE_CORRECT_TEST("coarsened_contiguous.correct", check_correct(Variant::CoarsenedContiguous));
+
+COURSE_CORRECT_TEST("coarsened_interleaved.correct", check_correct(Variant::CoarsenedInterleaved));
 COURSE_SPEED_TEST("coarsened_interleaved.speed", Graded::Share,
                   sample_of(Variant::CoarsenedInterleaved, Input::UniformLetters, std::nullopt));
+
+COURSE_CORRECT_TEST("aggregated.correct", check_correct(Variant::Aggregated));
 COURSE_SPEED_TEST("aggregated.speed", Graded::Share,
                   sample_of(Variant::Aggregated, Input::LongRuns, std::nullopt));
+
+COURSE_CORRECT_TEST("register_privatized.correct", check_correct(Variant::RegisterPrivatized));
 COURSE_SPEED_TEST("register_privatized.speed", Graded::Share,
                   sample_of(Variant::RegisterPrivatized, Input::UniformLetters, std::nullopt));
 COURSE_SPEED_TEST("register_privatized.speed_runs", Graded::Share,
                   sample_of(Variant::RegisterPrivatized, Input::LongRuns, std::nullopt));
+
+COURSE_CORRECT_TEST("bytes256.correct", check_correct(Variant::Bytes256));
 COURSE_SPEED_TEST("bytes256.speed", Graded::Share,
                   sample_of(Variant::Bytes256, Input::UniformBytes, std::nullopt));
 

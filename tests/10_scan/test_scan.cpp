@@ -279,33 +279,26 @@ SpeedSample sample_of(Variant variant, std::optional<Variant> baseline) {
 
 }  // namespace
 
-TEST_CASE("kogge_stone.correct") {
-  check_correct(Variant::KoggeStone);
-}
-TEST_CASE("kogge_stone_double_buffer.correct") {
-  check_correct(Variant::KoggeStoneDoubleBuffer);
-}
-TEST_CASE("brent_kung.correct") {
-  check_correct(Variant::BrentKung);
-}
-TEST_CASE("three_phase.correct") {
-  check_correct(Variant::ThreePhase);
-}
-TEST_CASE("hierarchical.correct") {
-  check_correct(Variant::Hierarchical);
-}
-TEST_CASE("single_pass.correct") {
-  check_correct(Variant::SinglePass);
-}
+COURSE_CORRECT_TEST("kogge_stone.correct", check_correct(Variant::KoggeStone));
 
+COURSE_CORRECT_TEST("kogge_stone_double_buffer.correct",
+                    check_correct(Variant::KoggeStoneDoubleBuffer));
 COURSE_SPEED_TEST("kogge_stone_double_buffer.speed", Graded::Share,
                   sample_of(Variant::KoggeStoneDoubleBuffer, Variant::KoggeStone));
+
+COURSE_CORRECT_TEST("brent_kung.correct", check_correct(Variant::BrentKung));
 COURSE_SPEED_TEST("brent_kung.speed", Graded::Share,
                   sample_of(Variant::BrentKung, Variant::KoggeStone));
+
+COURSE_CORRECT_TEST("three_phase.correct", check_correct(Variant::ThreePhase));
 COURSE_SPEED_TEST("three_phase.speed", Graded::Share,
                   sample_of(Variant::ThreePhase, Variant::KoggeStone));
+
+COURSE_CORRECT_TEST("hierarchical.correct", check_correct(Variant::Hierarchical));
 COURSE_SPEED_TEST("hierarchical.speed", Graded::Share,
                   sample_of(Variant::Hierarchical, std::nullopt));
+
+COURSE_CORRECT_TEST("single_pass.correct", check_correct(Variant::SinglePass));
 COURSE_SPEED_TEST("single_pass.speed", Graded::Share, sample_of(Variant::SinglePass, std::nullopt));
 
 // Runs without a GPU: every check happens before the launcher touches the device.

@@ -523,25 +523,18 @@ SpeedSample sample_of(Variant variant, int log2n) {
 
 }  // namespace
 
-TEST_CASE("thrust.correct") {
-  check_correct(Variant::Thrust);
-}
-TEST_CASE("bitonic.correct") {
-  check_correct(Variant::Bitonic);
-}
-TEST_CASE("odd_even_merge.correct") {
-  check_correct(Variant::OddEvenMerge);
-}
-TEST_CASE("radix.correct") {
-  check_correct(Variant::Radix);
-}
-TEST_CASE("radix_wide.correct") {
-  check_correct(Variant::RadixWide);
-}
+COURSE_CORRECT_TEST("thrust.correct", check_correct(Variant::Thrust));
 
+COURSE_CORRECT_TEST("bitonic.correct", check_correct(Variant::Bitonic));
 COURSE_SPEED_TEST("bitonic.speed", Graded::Share, sample_of(Variant::Bitonic, 20));
+
+COURSE_CORRECT_TEST("odd_even_merge.correct", check_correct(Variant::OddEvenMerge));
 COURSE_SPEED_TEST("odd_even_merge.speed", Graded::Share, sample_of(Variant::OddEvenMerge, 20));
+
+COURSE_CORRECT_TEST("radix.correct", check_correct(Variant::Radix));
 COURSE_SPEED_TEST("radix.speed", Graded::Share, sample_of(Variant::Radix, 24));
+
+COURSE_CORRECT_TEST("radix_wide.correct", check_correct(Variant::RadixWide));
 COURSE_SPEED_TEST("radix_wide.speed", Graded::Share, sample_of(Variant::RadixWide, 24));
 
 // Runs without a GPU: every check happens before the launcher touches the device.

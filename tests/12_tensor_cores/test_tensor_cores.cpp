@@ -255,26 +255,28 @@ TEST_CASE("simt_bf16.correct") {
   COURSE_SKIP_IF(unsupported(Variant::SimtBf16));
   check_correct(Variant::SimtBf16);
 }
+
 TEST_CASE("wmma.correct") {
   COURSE_SKIP_IF(unsupported(Variant::Wmma));
   check_correct(Variant::Wmma);
 }
-TEST_CASE("mma_sync.correct") {
-  COURSE_SKIP_IF(unsupported(Variant::MmaSync));
-  check_correct(Variant::MmaSync);
-}
-TEST_CASE("wgmma.correct") {
-  COURSE_SKIP_IF(unsupported(Variant::Wgmma));
-  check_correct(Variant::Wgmma);
-}
-
 TEST_CASE("wmma.speed") {
   COURSE_SKIP_IF(unsupported(Variant::Wmma));
   COURSE_CHECK_SPEED("wmma.speed", Graded::Share, [] { return sample_of(Variant::Wmma); });
 }
+
+TEST_CASE("mma_sync.correct") {
+  COURSE_SKIP_IF(unsupported(Variant::MmaSync));
+  check_correct(Variant::MmaSync);
+}
 TEST_CASE("mma_sync.speed") {
   COURSE_SKIP_IF(unsupported(Variant::MmaSync));
   COURSE_CHECK_SPEED("mma_sync.speed", Graded::Share, [] { return sample_of(Variant::MmaSync); });
+}
+
+TEST_CASE("wgmma.correct") {
+  COURSE_SKIP_IF(unsupported(Variant::Wgmma));
+  check_correct(Variant::Wgmma);
 }
 TEST_CASE("wgmma.speed") {
   COURSE_SKIP_IF(unsupported(Variant::Wgmma));

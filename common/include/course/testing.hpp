@@ -71,6 +71,17 @@
                                                          << course_need_);                     \
   } while (0)
 
+/// Defines the correctness row @p test: a TEST_CASE of that name whose body is the statement after
+/// @p test, e.g. `COURSE_CORRECT_TEST("tiled.correct", check_correct(Variant::Tiled));`. With
+/// COURSE_SPEED_TEST, a lesson's rows read one a line, in the order of the README's grading
+/// table: a rung's correctness row, then its speed rows, then the next rung, as a student's
+/// scoreboard lists them. A row whose body does more writes its TEST_CASE out.
+#define COURSE_CORRECT_TEST(test, ...) \
+  TEST_CASE(test) {                    \
+    __VA_ARGS__;                       \
+  }                                    \
+  static_assert(true, "COURSE_CORRECT_TEST(...) is used as a declaration")
+
 /// Defines the speed row @p test: a TEST_CASE of that name that grades with COURSE_CHECK_SPEED
 /// the sample the expression after @p graded returns, evaluated afresh for every attempt, e.g.
 /// `COURSE_SPEED_TEST("tiled.speed", Graded::Share, sample_of(Variant::Tiled));`. The row's name
