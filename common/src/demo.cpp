@@ -244,6 +244,14 @@ MeasureOptions DemoOptions::measuring(std::optional<std::uint64_t> stream) const
   return measuring;
 }
 
+std::string DemoOptions::size_or(std::string_view fallback) const {
+  return size.empty() ? std::string(fallback) : size;
+}
+
+int DemoOptions::block_or(int fallback) const noexcept {
+  return block != 0 ? block : fallback;
+}
+
 namespace {
 
 // This GPU's per-block and per-SM limits, the ones occupancy depends on (lesson 03,

@@ -25,8 +25,8 @@ struct PolyOptions {
 };
 
 std::vector<LadderReport> run_ladder(const DemoOptions& options, const PolyOptions& poly_options) {
-  const std::size_t n = *parse_count(options.size.empty() ? kDefaultSize : options.size);
-  const int block = options.block != 0 ? options.block : kDefaultBlock;
+  const std::size_t n = *parse_count(options.size_or(kDefaultSize));
+  const int block = options.block_or(kDefaultBlock);
   const int degree = poly_options.degree, sets = poly_options.sets;
   Bench bench(BenchConfig{.n = n, .degree = degree, .sets = sets, .block = block});
   // The tests' procedure (constant_memory_bench.hpp): fresh inputs before every launch, every
@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
                    "coefficient sets of the divergent rung (default 32)");
   };
   spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
-    const auto n = parse_count(options.size.empty() ? kDefaultSize : options.size);
+    const auto n = parse_count(options.size_or(kDefaultSize));
     if (!n || *n < 1 || *n > kMaxElements)
       return "--size takes a count in [1, 2^28], e.g. 2^26";
     if (options.block != 0 &&

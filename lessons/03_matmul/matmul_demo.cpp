@@ -123,8 +123,7 @@ LadderReport size_sweep(const DemoOptions& options, const LadderReport& ladder, 
 }
 
 std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const MatmulOptions& extra) {
-  const GemmDims d = *parse_gemm_dims(options.size.empty() ? kDefaultSize : options.size,
-                                      kMaxExtent, kMaxElements);
+  const GemmDims d = *parse_gemm_dims(options.size_or(kDefaultSize), kMaxExtent, kMaxElements);
   const bool lab_report = extra.input == "lab-report";
   const auto input =
       lab_report ? lesson03::bench::Input::LabReport : lesson03::bench::Input::Uniform;
@@ -211,8 +210,7 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"tile", "size"}));
   };
   spec.validate = [](const DemoOptions& options) {
-    return gemm_dims_problem(options.size.empty() ? kDefaultSize : options.size, kMaxExtent,
-                             kMaxElements);
+    return gemm_dims_problem(options.size_or(kDefaultSize), kMaxExtent, kMaxElements);
   };
   // Each rung's block shape is fixed (the threads/block column); --sweep tile varies tiled's.
   spec.takes_block = false;

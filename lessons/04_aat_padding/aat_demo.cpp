@@ -59,7 +59,7 @@ LadderReport table_3_2(const LadderReport& ladder, int n, int k) {
 }
 
 std::vector<LadderReport> run_ladder(const DemoOptions& options) {
-  const auto [rows, cols] = *parse_shape(options.size.empty() ? kDefaultSize : options.size);
+  const auto [rows, cols] = *parse_shape(options.size_or(kDefaultSize));
   const int n = static_cast<int>(rows);
   const int k = static_cast<int>(cols);
   lesson04::bench::Bench problem(n, k);
@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
                 "Lesson 04: C = A A^T, from bank-conflicted tiles to beyond cuBLAS SGEMM.",
                 "NxK for A of N rows and K columns, or N for N x N (default 4096x4096)", kVariants);
   spec.validate = [](const DemoOptions& options) -> std::optional<std::string> {
-    const auto shape = parse_shape(options.size.empty() ? kDefaultSize : options.size);
+    const auto shape = parse_shape(options.size_or(kDefaultSize));
     if (!shape || shape->first < 1 || shape->second < 1 ||
         shape->first > static_cast<std::uint64_t>(kMaxN) ||
         shape->second > static_cast<std::uint64_t>(kMaxElements) / shape->first)

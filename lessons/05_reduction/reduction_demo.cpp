@@ -53,7 +53,7 @@ std::string ops_unit(const std::string& type, Op op) {
 template <class T, class Rungs>
 void run_rungs(LadderReport& report, const DemoOptions& options, Op op, std::size_t n,
                Rungs&& rungs) {
-  const int block = options.block != 0 ? options.block : kDefaultBlock;
+  const int block = options.block_or(kDefaultBlock);
   ReductionBench<T> bench(op, n);
   add_rungs(
       report, options, rungs,
@@ -112,8 +112,7 @@ LadderReport full_ladder(const DemoOptions& options, const ReductionOptions& min
   const Op op = op_named(mine.op);
   LadderReport report;
   report.title = "Lesson 05, the reduction ladder: " + mine.op + " of " + std::to_string(n) + " " +
-                 mine.type + "s, block " +
-                 std::to_string(options.block != 0 ? options.block : kDefaultBlock);
+                 mine.type + "s, block " + std::to_string(options.block_or(kDefaultBlock));
   report.metric_unit = "GB/s";
   report.baseline = "interleaved_divergent";
   report.ceiling = ceilings::cub_reduce_sum(n);
@@ -223,7 +222,7 @@ int main(int argc, char** argv) {
     app.add_option("--cols", mine.cols, "columns of the row reductions (default 1000)");
   };
   spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
-    const auto n = parse_count(options.size.empty() ? kDefaultSize : options.size);
+    const auto n = parse_count(options.size_or(kDefaultSize));
     if (!n || *n < 1 || *n > kMaxDemoSize)
       return "--size takes a count in [1, 2^30], e.g. 2^26 or 2^28";
     if (options.block != 0 &&
@@ -234,7 +233,7 @@ int main(int argc, char** argv) {
     return std::nullopt;
   };
   spec.run = [&](const DemoOptions& options) {
-    const std::size_t n = *parse_count(options.size.empty() ? kDefaultSize : options.size);
+    const std::size_t n = *parse_count(options.size_or(kDefaultSize));
     std::vector<LadderReport> reports;
     LadderReport lab_table = table_3_3(options, n);
     if (!lab_table.rows.empty())

@@ -69,7 +69,7 @@ LadderReport kernel_ladder(const DemoOptions& options, const BlurOptions& blur_o
                    [&](const auto& info) { return options.wants(std::string(info.name)); }))
     return report;  // no kernel rung asked for: measure no ceiling either
   const std::size_t n = *parse_count(blur_options.kernel_size);
-  const int block = options.block != 0 ? options.block : kDefaultBlock;
+  const int block = options.block_or(kDefaultBlock);
   report.title = "Lesson 06, box blur kernels, " + std::to_string(n) + " floats, radius " +
                  std::to_string(blur_options.radius) + ", block " + std::to_string(block);
   report.metric_unit = "GB/s";
@@ -104,7 +104,7 @@ LadderReport kernel_ladder(const DemoOptions& options, const BlurOptions& blur_o
 PipelineOptions pipeline_options(const DemoOptions& options, const BlurOptions& blur_options) {
   PipelineOptions trip;
   trip.radius = blur_options.radius;
-  trip.block = options.block != 0 ? options.block : kDefaultBlock;
+  trip.block = options.block_or(kDefaultBlock);
   trip.chunks = blur_options.chunks;
   for (const auto& info : kKernels)
     if (info.name == blur_options.trip_kernel)
@@ -116,7 +116,7 @@ LadderReport memory_table(const DemoOptions& options, const BlurOptions& blur_op
   if (std::none_of(kMemories.begin(), kMemories.end(),
                    [&](const auto& info) { return options.wants(std::string(info.name)); }))
     return {};  // no host-memory rung asked for: no CPU reference, no ceilings
-  const std::size_t n = *parse_count(options.size.empty() ? kDefaultSize : options.size);
+  const std::size_t n = *parse_count(options.size_or(kDefaultSize));
   const std::size_t bytes = n * sizeof(float);
   const PipelineOptions trip = pipeline_options(options, blur_options);
   const auto input = uniform_floats(n, base_seed(), 0.0f, 1.0f);
@@ -245,7 +245,7 @@ int main(int argc, char** argv) {
         ->excludes(app.get_option("--csv"));
   };
   spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
-    const auto n = parse_count(options.size.empty() ? kDefaultSize : options.size);
+    const auto n = parse_count(options.size_or(kDefaultSize));
     const auto k = parse_count(blur_options.kernel_size);
     if (!n || *n < 1 || *n > kMaxElements)
       return "--size takes a count in [1, 2^26], e.g. 16M";
@@ -266,7 +266,7 @@ int main(int argc, char** argv) {
   };
   spec.run = [&](const DemoOptions& options) {
     if (blur_options.timeline)
-      return timelines(options, *parse_count(options.size.empty() ? kDefaultSize : options.size),
+      return timelines(options, *parse_count(options.size_or(kDefaultSize)),
                        pipeline_options(options, blur_options));
     std::vector<LadderReport> reports;
     LadderReport kernels = kernel_ladder(options, blur_options);

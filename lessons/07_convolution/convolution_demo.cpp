@@ -84,7 +84,7 @@ Work work_of(Variant variant, const ConvolutionBench& bench) {
 }
 
 std::vector<LadderReport> run_ladder(const DemoOptions& options, const ConvolutionOptions& conv) {
-  const auto [w, h] = *parse_shape(options.size.empty() ? kDefaultSize : options.size);
+  const auto [w, h] = *parse_shape(options.size_or(kDefaultSize));
   const int width = static_cast<int>(w), height = static_cast<int>(h);
   const std::size_t count = static_cast<std::size_t>(width) * height;
   ConvolutionBench bench(width, height, make_demo_filter(conv.filter, conv.radius));
@@ -158,7 +158,7 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"box", "gauss", "random"}));
   };
   spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
-    const auto shape = parse_shape(options.size.empty() ? kDefaultSize : options.size);
+    const auto shape = parse_shape(options.size_or(kDefaultSize));
     const auto max = static_cast<std::uint64_t>(kMaxExtent);
     if (!shape || shape->first < 1 || shape->second < 1 || shape->first > max ||
         shape->second > max || shape->first * shape->second > kMaxPixels)

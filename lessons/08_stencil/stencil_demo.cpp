@@ -99,7 +99,7 @@ LadderReport kernel_ladder(const DemoOptions& options) {
   if (std::none_of(kVariants.begin(), kVariants.end(),
                    [&](const VariantInfo& info) { return options.wants(std::string(info.name)); }))
     return {};  // only the Jacobi run was asked for
-  const Grid g = *parse_grid(options.size.empty() ? kDefaultSize : options.size);
+  const Grid g = *parse_grid(options.size_or(kDefaultSize));
   StencilBench bench(g, heat_coefficients(0.125f));
 
   LadderReport report;
@@ -237,7 +237,7 @@ int main(int argc, char** argv) {
   };
   spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
     const std::string limit = std::to_string(kMaxExtent);
-    if (!parse_grid(options.size.empty() ? kDefaultSize : options.size))
+    if (!parse_grid(options.size_or(kDefaultSize)))
       return "--size takes NXxNYxNZ or N with 1 <= each <= " + limit +
              " and at most 2^30 points, e.g. 512 or 257x3x5";
     if (!parse_grid(stencil_options.jacobi_size))

@@ -70,7 +70,7 @@ LadderReport ladder(const DemoOptions& options, Input input, std::size_t n, int 
     wanted = wanted || (info.bins == bins && options.wants(std::string(info.name)));
   if (!wanted)
     return {};
-  const int block = options.block != 0 ? options.block : kDefaultBlock;
+  const int block = options.block_or(kDefaultBlock);
   HistogramBench bench(n);
   LadderReport report;
   report.metric_unit = "GB/s";
@@ -149,7 +149,7 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember(names));
   };
   spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
-    const auto n = parse_count(options.size.empty() ? kDefaultSize : options.size);
+    const auto n = parse_count(options.size_or(kDefaultSize));
     if (!n || *n < 1 || *n > kMaxDemoSize)
       return "--size takes a count in [1, 2^30], e.g. 2^28 or 64M";
     if (options.block != 0 && (options.block < 32 || options.block > 1024 || options.block % 32))
@@ -157,7 +157,7 @@ int main(int argc, char** argv) {
     return std::nullopt;
   };
   spec.run = [&](const DemoOptions& options) {
-    const std::size_t n = *parse_count(options.size.empty() ? kDefaultSize : options.size);
+    const std::size_t n = *parse_count(options.size_or(kDefaultSize));
     std::vector<Input> letter_inputs{Input::UniformLetters, Input::LongRuns};
     Input byte_input = Input::UniformBytes;
     if (!input_name.empty()) {

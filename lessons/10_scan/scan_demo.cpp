@@ -113,7 +113,7 @@ double dram_bytes(Variant variant, std::size_t n, int block) {
 template <class T>
 LadderReport run_table(const DemoOptions& options, const ScanOptions& mine, std::size_t n,
                        bool segmented) {
-  const int block = options.block != 0 ? options.block : kDefaultBlock;
+  const int block = options.block_or(kDefaultBlock);
   const ScanKind kind = mine.exclusive ? ScanKind::Exclusive : ScanKind::Inclusive;
   LadderReport report;
   bool wanted = false;
@@ -186,7 +186,7 @@ int main(int argc, char** argv) {
     app.add_flag("--exclusive", mine.exclusive, "exclusive scans (default inclusive)");
   };
   spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
-    const auto n = parse_count(options.size.empty() ? kDefaultSize : options.size);
+    const auto n = parse_count(options.size_or(kDefaultSize));
     if (!n || *n < 1 || *n > kMaxDemoSize)
       return "--size takes a count in [1, 2^30], e.g. 2^26 or 2^28";
     if (options.block != 0 && (options.block < kMinBlock || options.block > kMaxBlock ||
@@ -195,7 +195,7 @@ int main(int argc, char** argv) {
     return std::nullopt;
   };
   spec.run = [&](const DemoOptions& options) {
-    const std::size_t n = *parse_count(options.size.empty() ? kDefaultSize : options.size);
+    const std::size_t n = *parse_count(options.size_or(kDefaultSize));
     std::vector<LadderReport> reports;
     for (const bool segmented : {true, false}) {
       LadderReport report = mine.type == "int" ? run_table<int>(options, mine, n, segmented)

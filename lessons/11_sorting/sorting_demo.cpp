@@ -153,7 +153,7 @@ LadderReport ladder(std::size_t n, const DemoOptions& options, const SortOptions
     if (!options.wants(std::string(info.name)))
       continue;
     // Float keys are sorted as one array at the networks' default threads per block.
-    const int threads = info.network && !floats && options.block != 0 ? options.block : 0;
+    const int threads = info.network && !floats ? options.block : 0;
     auto row = sort_row(info.variant, {1, n, floats, extra.pairs, threads}, options);
     row.extra = {info.network ? std::to_string(threads != 0 ? threads : kDefaultNetworkThreads)
                               : "-"};
@@ -193,7 +193,7 @@ LadderReport sweep(std::size_t total, const DemoOptions& options, const SortOpti
     for (const int p : {6, 9, 10, 12, 14, 16, 18, 20, 22, 24})
       if ((std::size_t{1} << p) <= total)
         lengths.push_back(std::size_t{1} << p);
-    threads_list = {options.block != 0 ? options.block : kDefaultNetworkThreads};
+    threads_list = {options.block_or(kDefaultNetworkThreads)};
   } else {
     lengths = {total};
     threads_list.assign(kNetworkThreads.begin(), kNetworkThreads.end());

@@ -111,8 +111,7 @@ LadderReport size_sweep(const DemoOptions& options, const LadderReport& ladder, 
 }
 
 std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const TensorOptions& extra) {
-  const GemmDims d = *parse_gemm_dims(options.size.empty() ? kDefaultSize : options.size,
-                                      kMaxExtent, kMaxElements);
+  const GemmDims d = *parse_gemm_dims(options.size_or(kDefaultSize), kMaxExtent, kMaxElements);
   lesson12::bench::Bench problem(d.m, d.n, d.k, lesson12::bench::Input::Uniform);
   const auto& bf16_gemm = ceilings::cublas_gemm_bf16(d.m, d.n, d.k);
   const auto& tf32_gemm = ceilings::cublas_gemm_tf32(d.m, d.n, d.k);
@@ -176,8 +175,7 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"size"}));
   };
   spec.validate = [](const DemoOptions& options) {
-    return gemm_dims_problem(options.size.empty() ? kDefaultSize : options.size, kMaxExtent,
-                             kMaxElements);
+    return gemm_dims_problem(options.size_or(kDefaultSize), kMaxExtent, kMaxElements);
   };
   // Each rung's block shape is fixed (the threads/block column).
   spec.takes_block = false;

@@ -49,6 +49,16 @@ TEST_SUITE("cpu") {
     CHECK_FALSE(course::parse_shape("x12").has_value());
   }
 
+  TEST_CASE("a lesson's defaults stand in for --size and --block when they are not given") {
+    course::DemoOptions options;
+    CHECK(options.size_or("2^26") == "2^26");
+    CHECK(options.block_or(256) == 256);
+    options.size = "1000";
+    options.block = 64;
+    CHECK(options.size_or("2^26") == "1000");
+    CHECK(options.block_or(256) == 64);
+  }
+
   TEST_CASE("three-dimensional shapes: AxBxC or N; fixed-point numbers") {
     using Three = std::array<std::uint64_t, 3>;
     CHECK(course::parse_shape3("512x3x2^4") == Three{512, 3, 16});
@@ -82,7 +92,8 @@ TEST_SUITE("cpu") {
     CHECK(table.notes == std::vector<std::string>{"note"});
   }
 
-  TEST_CASE("the roofline: the lower roof, the ridge, each row's share of what its intensity allows") {
+  TEST_CASE(
+      "the roofline: the lower roof, the ridge, each row's share of what its intensity allows") {
     course::Roofline roofs;
     roofs.memory.value = 3000.0;    // GB/s
     roofs.compute.value = 60000.0;  // GFLOP/s
@@ -133,8 +144,10 @@ TEST_SUITE("cpu") {
 
   TEST_CASE("a trace split at its one-byte markers, each piece from 0") {
     course::Trace trace;
-    trace.spans = {{1, "memset", "", 0.0, 0.1, 1},   {1, "H2D", "", 0.2, 1.2, 4096},
-                   {1, "memset", "", 1.3, 1.4, 1},   {1, "kernel", "k", 1.5, 2.0, 0},
+    trace.spans = {{1, "memset", "", 0.0, 0.1, 1},
+                   {1, "H2D", "", 0.2, 1.2, 4096},
+                   {1, "memset", "", 1.3, 1.4, 1},
+                   {1, "kernel", "k", 1.5, 2.0, 0},
                    {1, "memset", "", 2.1, 2.2, 64}};  // not a marker: 64 bytes
     const auto pieces = trace.after_markers();
     REQUIRE(pieces.size() == 2);

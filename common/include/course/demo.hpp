@@ -123,6 +123,11 @@ struct DemoOptions {
   /// How the demo measures a rung with course::measure(): --repeat timed runs, on inputs seeded
   /// from course::base_seed(), or from its stream @p stream (course::derive_seed()) when given.
   [[nodiscard]] MeasureOptions measuring(std::optional<std::uint64_t> stream = {}) const;
+  /// The --size text, or @p fallback (the lesson's default size) when --size was not given.
+  [[nodiscard]] std::string size_or(std::string_view fallback) const;
+  /// The --block threads per block, or @p fallback (the lesson's default) when --block was not
+  /// given.
+  [[nodiscard]] int block_or(int fallback) const noexcept;
 };
 
 /// A lesson's demo, described for run_demo().
