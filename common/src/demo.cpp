@@ -252,6 +252,23 @@ int DemoOptions::block_or(int fallback) const noexcept {
   return block != 0 ? block : fallback;
 }
 
+std::string BlockRule::text() const {
+  return std::string(power_of_two ? "a power of two" : "a multiple of 32") + " in [" +
+         std::to_string(min) + ", " + std::to_string(max) + "]";
+}
+
+std::string BlockRule::help(int fallback) const {
+  return text() + ", default " + std::to_string(fallback);
+}
+
+std::optional<std::string> BlockRule::problem(int block) const {
+  const bool shaped =
+      power_of_two ? std::has_single_bit(static_cast<unsigned>(block)) : block % 32 == 0;
+  if (block == 0 || (block >= min && block <= max && shaped))
+    return std::nullopt;
+  return "--block must be " + text();
+}
+
 namespace {
 
 // This GPU's per-block and per-SM limits, the ones occupancy depends on (lesson 03,
@@ -404,6 +421,17 @@ std::optional<std::uint64_t> parse_count(const std::string& text) {
   } catch (const std::exception&) {
   }
   return std::nullopt;
+}
+
+std::optional<std::string> count_problem(std::string_view option, const std::string& text,
+                                         std::uint64_t max, std::string_view examples) {
+  if (const auto n = parse_count(text); n && *n >= 1 && *n <= max)
+    return std::nullopt;
+  std::string problem = std::string(option) + " takes a count in [1, 2^" +
+                        std::to_string(std::bit_width(max) - 1) + "]";
+  if (!examples.empty())
+    problem += ", e.g. " + std::string(examples);
+  return problem;
 }
 
 std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_shape(const std::string& text) {

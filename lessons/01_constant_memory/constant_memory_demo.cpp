@@ -115,7 +115,8 @@ int main(int argc, char** argv) {
       "01_constant_memory",
       "Lesson 01: a first kernel, and the broadcast and serialization of constant memory.",
       "elements n, e.g. 67108864, 2^26 or 64M (default 2^26)", kVariants);
-  spec.block_help = "a multiple of 32 in [32, 1024], default " + std::to_string(kDefaultBlock);
+  const BlockRule blocks{};  // a multiple of 32 in [32, 1024]
+  spec.block_help = blocks.help(kDefaultBlock);
   PolyOptions poly_options;
   spec.add_options = [&](CLI::App& app) {
     app.add_option("--degree", poly_options.degree, "polynomial degree, 0..63 (default 63)");
@@ -123,12 +124,10 @@ int main(int argc, char** argv) {
                    "coefficient sets of the divergent rung (default 32)");
   };
   spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
-    const auto n = parse_count(options.size_or(kDefaultSize));
-    if (!n || *n < 1 || *n > kMaxElements)
-      return "--size takes a count in [1, 2^28], e.g. 2^26";
-    if (options.block != 0 &&
-        (options.block % 32 != 0 || options.block < 32 || options.block > 1024))
-      return "--block must be a multiple of 32 in [32, 1024]";
+    if (auto problem = count_problem("--size", options.size_or(kDefaultSize), kMaxElements, "2^26"))
+      return problem;
+    if (auto problem = blocks.problem(options.block))
+      return problem;
     if (poly_options.degree < 0 || poly_options.degree > kMaxDegree)
       return "--degree must be in [0, 63]";
     if (poly_options.sets < 1 || poly_options.sets * (poly_options.degree + 1) > kMaxCoefficients)

@@ -209,7 +209,8 @@ int main(int argc, char** argv) {
                 "the memory lab's row reductions.",
                 "elements of the ladder, e.g. 2^26, 2^28 or 64M (default 2^26, at most 2^30)",
                 kVariants);
-  spec.block_help = "a power of two in [64, 1024], default " + std::to_string(kDefaultBlock);
+  const BlockRule blocks{.power_of_two = true, .min = 64};
+  spec.block_help = blocks.help(kDefaultBlock);
   ReductionOptions mine;
   spec.add_options = [&](CLI::App& app) {
     app.add_option("--type", mine.type,
@@ -222,12 +223,11 @@ int main(int argc, char** argv) {
     app.add_option("--cols", mine.cols, "columns of the row reductions (default 1000)");
   };
   spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
-    const auto n = parse_count(options.size_or(kDefaultSize));
-    if (!n || *n < 1 || *n > kMaxDemoSize)
-      return "--size takes a count in [1, 2^30], e.g. 2^26 or 2^28";
-    if (options.block != 0 &&
-        (options.block < 64 || options.block > 1024 || (options.block & (options.block - 1)) != 0))
-      return "--block must be a power of two in [64, 1024]";
+    if (auto problem =
+            count_problem("--size", options.size_or(kDefaultSize), kMaxDemoSize, "2^26 or 2^28"))
+      return problem;
+    if (auto problem = blocks.problem(options.block))
+      return problem;
     if (mine.rows < 1 || mine.rows > 65536 || mine.cols < 1 || mine.cols > 65536)
       return "--rows and --cols must be in [1, 65536]";
     return std::nullopt;

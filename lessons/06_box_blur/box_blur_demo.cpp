@@ -227,7 +227,8 @@ int main(int argc, char** argv) {
       "06_box_blur", "Lesson 06: a box blur, and every way of moving a vector to the GPU and back.",
       "elements of the host-memory trips, at most 2^26, e.g. 16M or 2^24 (default 16M)", kKernels);
   spec.add_variants(kMemories);
-  spec.block_help = "a multiple of 32 in [64, 1024], default " + std::to_string(kDefaultBlock);
+  const BlockRule blocks{.min = 64};
+  spec.block_help = blocks.help(kDefaultBlock);
   BlurOptions blur_options;
   spec.add_options = [&](CLI::App& app) {
     app.add_option("--kernel-size", blur_options.kernel_size,
@@ -245,19 +246,16 @@ int main(int argc, char** argv) {
         ->excludes(app.get_option("--csv"));
   };
   spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
-    const auto n = parse_count(options.size_or(kDefaultSize));
-    const auto k = parse_count(blur_options.kernel_size);
-    if (!n || *n < 1 || *n > kMaxElements)
-      return "--size takes a count in [1, 2^26], e.g. 16M";
-    if (!k || *k < 1 || *k > kMaxElements)
-      return "--kernel-size takes a count in [1, 2^26]";
+    if (auto problem = count_problem("--size", options.size_or(kDefaultSize), kMaxElements, "16M"))
+      return problem;
+    if (auto problem = count_problem("--kernel-size", blur_options.kernel_size, kMaxElements))
+      return problem;
     if (blur_options.radius < 1 || blur_options.radius > kMaxRadius)
       return "--radius must be in [1, 32]";
     if (blur_options.chunks < 1 || blur_options.chunks > kMaxChunks)
       return "--chunks must be in [1, 256]";
-    if (options.block != 0 &&
-        (options.block % 32 != 0 || options.block < 64 || options.block > 1024))
-      return "--block must be a multiple of 32 in [64, 1024]";
+    if (auto problem = blocks.problem(options.block))
+      return problem;
     if (blur_options.timeline)
       for (const auto& variant : options.variants)
         if (variant != "pinned" && variant != "streams")

@@ -137,7 +137,8 @@ int main(int argc, char** argv) {
                 "Lesson 09: the letter-histogram ladder against CUB on uniform letters and long "
                 "runs, and the 256-bin byte histogram.",
                 "bytes, e.g. 2^28, 64M or 1000003 (default 2^28, at most 2^30)", kVariants);
-  spec.block_help = "a multiple of 32 in [32, 1024], default " + std::to_string(kDefaultBlock);
+  const BlockRule blocks{};  // a multiple of 32 in [32, 1024]
+  spec.block_help = blocks.help(kDefaultBlock);
   std::string input_name;
   spec.add_options = [&](CLI::App& app) {
     std::vector<std::string> names;
@@ -149,12 +150,10 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember(names));
   };
   spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
-    const auto n = parse_count(options.size_or(kDefaultSize));
-    if (!n || *n < 1 || *n > kMaxDemoSize)
-      return "--size takes a count in [1, 2^30], e.g. 2^28 or 64M";
-    if (options.block != 0 && (options.block < 32 || options.block > 1024 || options.block % 32))
-      return "--block must be a multiple of 32 in [32, 1024]";
-    return std::nullopt;
+    if (auto problem =
+            count_problem("--size", options.size_or(kDefaultSize), kMaxDemoSize, "2^28 or 64M"))
+      return problem;
+    return blocks.problem(options.block);
   };
   spec.run = [&](const DemoOptions& options) {
     const std::size_t n = *parse_count(options.size_or(kDefaultSize));

@@ -177,8 +177,8 @@ int main(int argc, char** argv) {
                 "Lesson 10: the prefix-scan ladder, Kogge-Stone to decoupled look-back, against "
                 "CUB, with each rung's number of additions.",
                 "elements, e.g. 2^26, 2^28 or 64M (default 2^26, at most 2^30)", kVariants);
-  spec.block_help = "a power of two in [" + std::to_string(kMinBlock) + ", " +
-                    std::to_string(kMaxBlock) + "], default " + std::to_string(kDefaultBlock);
+  const BlockRule blocks{.power_of_two = true, .min = kMinBlock, .max = kMaxBlock};
+  spec.block_help = blocks.help(kDefaultBlock);
   ScanOptions mine;
   spec.add_options = [&](CLI::App& app) {
     app.add_option("--type", mine.type, "element type: int or float (default float)")
@@ -186,13 +186,10 @@ int main(int argc, char** argv) {
     app.add_flag("--exclusive", mine.exclusive, "exclusive scans (default inclusive)");
   };
   spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
-    const auto n = parse_count(options.size_or(kDefaultSize));
-    if (!n || *n < 1 || *n > kMaxDemoSize)
-      return "--size takes a count in [1, 2^30], e.g. 2^26 or 2^28";
-    if (options.block != 0 && (options.block < kMinBlock || options.block > kMaxBlock ||
-                               (options.block & (options.block - 1)) != 0))
-      return "--block must be a power of two in [32, 1024]";
-    return std::nullopt;
+    if (auto problem =
+            count_problem("--size", options.size_or(kDefaultSize), kMaxDemoSize, "2^26 or 2^28"))
+      return problem;
+    return blocks.problem(options.block);
   };
   spec.run = [&](const DemoOptions& options) {
     const std::size_t n = *parse_count(options.size_or(kDefaultSize));

@@ -59,6 +59,35 @@ TEST_SUITE("cpu") {
     CHECK(options.block_or(256) == 64);
   }
 
+  TEST_CASE("--size's counts and --block's rules, in the words of the usage and its errors") {
+    CHECK_FALSE(course::count_problem("--size", "2^26", 1 << 28, "2^26").has_value());
+    CHECK_FALSE(course::count_problem("--size", "1", 1 << 28).has_value());
+    CHECK_FALSE(course::count_problem("--size", "2^28", 1 << 28).has_value());
+    for (const char* bad : {"0", "2^29", "268435457", "banana", "", "-3"})
+      CHECK_MESSAGE(course::count_problem("--size", bad, 1 << 28, "2^26") ==
+                        "--size takes a count in [1, 2^28], e.g. 2^26",
+                    bad);
+    CHECK(course::count_problem("--kernel-size", "2^27", 1 << 26) ==
+          "--kernel-size takes a count in [1, 2^26]");
+
+    const course::BlockRule warps{};
+    CHECK(warps.text() == "a multiple of 32 in [32, 1024]");
+    CHECK(warps.help(256) == "a multiple of 32 in [32, 1024], default 256");
+    for (const int good : {0, 32, 96, 1024})  // 0: not given, the lesson's default
+      CHECK_MESSAGE(!warps.problem(good).has_value(), good);
+    for (const int bad : {16, 48, 1056})
+      CHECK_MESSAGE(warps.problem(bad) == "--block must be a multiple of 32 in [32, 1024]", bad);
+    CHECK(course::BlockRule{.min = 64}.problem(32) ==
+          "--block must be a multiple of 32 in [64, 1024]");
+
+    const course::BlockRule powers{.power_of_two = true, .min = 64};
+    CHECK(powers.help(256) == "a power of two in [64, 1024], default 256");
+    for (const int good : {0, 64, 128, 1024})
+      CHECK_MESSAGE(!powers.problem(good).has_value(), good);
+    for (const int bad : {32, 96, 2048})
+      CHECK_MESSAGE(powers.problem(bad) == "--block must be a power of two in [64, 1024]", bad);
+  }
+
   TEST_CASE("three-dimensional shapes: AxBxC or N; fixed-point numbers") {
     using Three = std::array<std::uint64_t, 3>;
     CHECK(course::parse_shape3("512x3x2^4") == Three{512, 3, 16});

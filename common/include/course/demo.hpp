@@ -130,6 +130,23 @@ struct DemoOptions {
   [[nodiscard]] int block_or(int fallback) const noexcept;
 };
 
+/// The threads per block that --block accepts, in a lesson that lets the user choose them:
+/// whole warps (a multiple of 32) or a power of two, within [min, max]. One rule gives both the
+/// help (DemoSpec::block_help) and the check (DemoSpec::validate), in the same words.
+struct BlockRule {
+  bool power_of_two = false;  ///< true: a power of two; false: a multiple of 32
+  int min = 32;               ///< the fewest threads accepted
+  int max = 1024;             ///< the most threads accepted
+  /// The rule in words: "a multiple of 32 in [32, 1024]" or "a power of two in [64, 1024]".
+  [[nodiscard]] std::string text() const;
+  /// The help of --block: text() and the lesson's default @p fallback, e.g. "a multiple of 32 in
+  /// [32, 1024], default 256".
+  [[nodiscard]] std::string help(int fallback) const;
+  /// What is wrong with --block @p block: "--block must be " and text(); nothing when --block was
+  /// not given (0) or follows the rule.
+  [[nodiscard]] std::optional<std::string> problem(int block) const;
+};
+
 /// A lesson's demo, described for run_demo().
 struct DemoSpec {
   DemoSpec() = default;
@@ -249,6 +266,13 @@ struct SweepRows {
 
 /// Parses a count such as "67108864", "2^26", "64M" or "16k"; nothing if it is not one.
 [[nodiscard]] std::optional<std::uint64_t> parse_count(const std::string& text);
+/// What is wrong with @p text as the count that @p option takes (parse_count()) in [1, @p max],
+/// for DemoSpec::validate: "<option> takes a count in [1, 2^P]", and ", e.g. <examples>" when
+/// @p examples are given; nothing when it is such a count.
+/// @pre @p max is a power of two (e.g. 2^28)
+[[nodiscard]] std::optional<std::string> count_problem(std::string_view option,
+                                                       const std::string& text, std::uint64_t max,
+                                                       std::string_view examples = {});
 /// Parses "ROWSxCOLS" (or a single N for N x N); nothing if it is not one.
 [[nodiscard]] std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_shape(
     const std::string& text);
