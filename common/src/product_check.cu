@@ -4,6 +4,8 @@
 
 #include <cublas_v2.h>
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -206,6 +208,29 @@ Comparison check(const float* d_a, const float* d_b, const float* d_c, int m, in
   }
   whole.checked = count;
   return whole;
+}
+
+bool check_call(const std::string& who, const void* d_a, const void* d_b, const void* d_c, int m,
+                int n, int k, int max_extent, long long max_elements) {
+  require(m >= 0 && n >= 0 && k >= 0, who + ": m, n and k must be non-negative (0 <= m, n <= " +
+                                          std::to_string(max_extent) + ", 0 <= k)");
+  require(m <= max_extent && n <= max_extent,
+          who + ": m and n must be at most " + std::to_string(max_extent));
+  // "2^26 elements (8192 x 8192)" for a limit that is an even power of two, else the number.
+  const auto limit = static_cast<unsigned long long>(max_elements);
+  const int log2 = std::bit_width(limit) - 1;
+  const std::string most = std::has_single_bit(limit) && log2 % 2 == 0
+                               ? "2^" + std::to_string(log2) + " elements (" +
+                                     std::to_string(1LL << (log2 / 2)) + " x " +
+                                     std::to_string(1LL << (log2 / 2)) + ")"
+                               : std::to_string(max_elements) + " elements";
+  require(std::max({1LL * m * k, 1LL * k * n, 1LL * m * n}) <= max_elements,
+          who + ": m * k, k * n and m * n must each be at most " + most);
+  if (m == 0 || n == 0)
+    return false;
+  require(d_a != nullptr && d_b != nullptr && d_c != nullptr,
+          who + ": d_a, d_b and d_c must be device pointers (null only when m or n is 0)");
+  return true;
 }
 
 }  // namespace course::product

@@ -10,6 +10,7 @@
 #include "course/error.hpp"
 #include "course/gpu.hpp"
 #include "course/indexing.hpp"
+#include "course/product_check.hpp"
 #include "tensor_cores.cuh"
 #include "tensor_cores_ptx.cuh"
 #include "tensor_cores_rungs.cuh"
@@ -143,17 +144,9 @@ std::optional<std::string> unsupported(Variant variant) {
 void multiply(Variant variant, const bf16* d_a, const bf16* d_b, float* d_c, int m, int n, int k,
               cudaStream_t stream) {
   const std::string name = "multiply";
-  require(m >= 0 && n >= 0 && k >= 0, name + ": m, n and k must be non-negative (0 <= m, n <= " +
-                                          std::to_string(kMaxExtent) + ", 0 <= k)");
-  require(m <= kMaxExtent && n <= kMaxExtent,
-          name + ": m and n must be at most " + std::to_string(kMaxExtent));
-  const long long mk = 1LL * m * k, kn = 1LL * k * n, mn = 1LL * m * n;
-  require(std::max({mk, kn, mn}) <= kMaxElements,
-          name + ": m * k, k * n and m * n must each be at most 2^26 elements (8192 x 8192)");
-  if (m == 0 || n == 0)
+  if (!product::check_call(name, d_a, d_b, d_c, m, n, k, kMaxExtent, kMaxElements))
     return;
-  require(d_a != nullptr && d_b != nullptr && d_c != nullptr,
-          name + ": d_a, d_b and d_c must be device pointers (null only when m or n is 0)");
+  const long long mk = 1LL * m * k, kn = 1LL * k * n, mn = 1LL * m * n;
   const long long c_bytes = mn * 4;
   require(k == 0 || (!overlap(d_c, c_bytes, d_a, mk * 2) && !overlap(d_c, c_bytes, d_b, kn * 2)),
           name + ": d_c overlaps d_a or d_b; the product is written out of place");

@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <string>
 
 #include "course/compare.hpp"
 
@@ -55,5 +56,13 @@ enum class Second {
 /// launch (course/bench.hpp). Device memory throughout; one cuBLAS handle per process.
 void multiply(const float* d_a, const float* d_b, float* d_c, int m, int n, int k, Second second,
               cudaStream_t stream);
+
+/// Checks the shape and pointers of a call C = A · B (A m × k, B k × n) to the launcher @p who:
+/// m, n, k >= 0; m, n <= @p max_extent; m k, k n and m n each at most @p max_elements; A, B and
+/// C not null unless C is empty. Throws std::invalid_argument naming the limit that is broken.
+/// The overlap of the buffers is the launcher's to check: it knows their element sizes.
+/// @return whether C has any element (m, n > 0)
+bool check_call(const std::string& who, const void* d_a, const void* d_b, const void* d_c, int m,
+                int n, int k, int max_extent, long long max_elements);
 
 }  // namespace course::product
