@@ -2,8 +2,8 @@
 #
 #   course_add_lesson(
 #     GIVEN    <files...>   given code, compiled into every build of the lesson (lesson dir)
-#     SKELETON <files...>   the files students edit (lesson dir)
-#     SOLUTION <files...>   the same files, solved (solutions/NN_name/)
+#     SKELETON <files...>   the files students edit (lesson dir); their solved copies, of the same
+#                           names, are the solution (solutions/NN_name/)
 #     TEST     <file>       the doctest source (tests/NN_name/)
 #     DEMO     <file>       the demo's main (lesson dir)
 #     [DEMO_BAD_OPTIONS "<args>"...]  option sets the demo must refuse (besides common ones)
@@ -177,7 +177,11 @@ endfunction()
 
 function(course_add_lesson)
   cmake_parse_arguments(L "BROKEN_SKELETON" "TEST;DEMO;TIMEOUT;SM90A"
-                        "GIVEN;SKELETON;SOLUTION;DEMO_BAD_OPTIONS" ${ARGN})
+                        "GIVEN;SKELETON;DEMO_BAD_OPTIONS" ${ARGN})
+  if(L_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "course_add_lesson: unknown arguments ${L_UNPARSED_ARGUMENTS} (the "
+                        "solution is the SKELETON files' copies in solutions/, not a list)")
+  endif()
   get_filename_component(dir_name "${CMAKE_CURRENT_SOURCE_DIR}" NAME)       # 02_transpose
   string(SUBSTRING "${dir_name}" 0 2 number)                                  # 02
   set(tag "lesson${number}")
@@ -185,7 +189,7 @@ function(course_add_lesson)
   set(solution_dir "${PROJECT_SOURCE_DIR}/solutions/${dir_name}")
   set(test_dir "${PROJECT_SOURCE_DIR}/tests/${dir_name}")
   set(lesson_dir "${CMAKE_CURRENT_SOURCE_DIR}")
-  list(TRANSFORM L_SOLUTION PREPEND "${solution_dir}/" OUTPUT_VARIABLE solution_sources)
+  list(TRANSFORM L_SKELETON PREPEND "${solution_dir}/" OUTPUT_VARIABLE solution_sources)
 
   # Given code, compiled once and linked into every flavour.
   add_library(${tag}_given OBJECT ${L_GIVEN})
