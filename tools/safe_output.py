@@ -60,21 +60,27 @@ def _home() -> Optional[Path]:
         return None
 
 
+def git_says(tree: Path, args: List[str]) -> Optional[bool]:
+    """Whether `git -C tree <args>` succeeds; None when git cannot be run."""
+    try:
+        result = subprocess.run(["git", "-C", str(tree), *args], capture_output=True, check=False)
+    except OSError:
+        return None
+    return result.returncode == 0
+
+
 def git_ignores(tree: Path, path: Path) -> bool:
     """True when git ignores path (inside the repository tree), e.g. build/ of the course."""
     try:
         relative = path.relative_to(tree)
     except ValueError:
         return False
+    in_build = relative.parts[:1] == ("build",)
     if not (tree / ".git").exists():
         # Not a repository (an unpacked edition): only its build/ directories are outputs.
-        return relative.parts[:1] == ("build",)
-    try:
-        result = subprocess.run(["git", "-C", str(tree), "check-ignore", "-q", "--no-index",
-                                 str(relative) + "/"], capture_output=True, check=False)
-    except OSError:
-        return relative.parts[:1] == ("build",)
-    return result.returncode == 0
+        return in_build
+    ignored = git_says(tree, ["check-ignore", "-q", "--no-index", str(relative) + "/"])
+    return in_build if ignored is None else ignored
 
 
 def git_tracks(tree: Path, path: Path) -> bool:
@@ -85,12 +91,7 @@ def git_tracks(tree: Path, path: Path) -> bool:
         return False
     if not (tree / ".git").exists():
         return False
-    try:
-        result = subprocess.run(["git", "-C", str(tree), "ls-files", "--error-unmatch", "--",
-                                 str(relative)], capture_output=True, check=False)
-    except OSError:
-        return False
-    return result.returncode == 0
+    return bool(git_says(tree, ["ls-files", "--error-unmatch", "--", str(relative)]))
 
 
 def read_mark_data(directory: Path) -> dict:
