@@ -449,6 +449,16 @@ std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_shape(const std::st
   return std::pair{*rows, *cols};
 }
 
+std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_shape(const std::string& text,
+                                                                   std::uint64_t max_extent,
+                                                                   std::uint64_t max_elements) {
+  const auto shape = parse_shape(text);
+  if (!shape || shape->first < 1 || shape->second < 1 || shape->first > max_extent ||
+      shape->second > max_extent || shape->first > max_elements / shape->second)
+    return std::nullopt;
+  return shape;
+}
+
 std::optional<std::array<std::uint64_t, 3>> parse_shape3(const std::string& text) {
   if (text.empty() || text.back() == 'x')
     return std::nullopt;
@@ -471,14 +481,26 @@ std::optional<std::array<std::uint64_t, 3>> parse_shape3(const std::string& text
   return std::array{parts[0], parts[1], parts[2]};
 }
 
-std::optional<GemmDims> parse_gemm_dims(const std::string& text, int max_extent,
-                                        std::uint64_t max_elements) {
+std::optional<std::array<std::uint64_t, 3>> parse_shape3(const std::string& text,
+                                                         std::uint64_t max_extent,
+                                                         std::uint64_t max_elements) {
   const auto parts = parse_shape3(text);
   if (!parts)
     return std::nullopt;
   for (const auto part : *parts)
-    if (part < 1 || part > static_cast<std::uint64_t>(max_extent))
+    if (part < 1 || part > max_extent)
       return std::nullopt;
+  const auto [a, b, c] = *parts;
+  if (a > max_elements / b || a * b > max_elements / c)  // a b c > max_elements, without overflow
+    return std::nullopt;
+  return parts;
+}
+
+std::optional<GemmDims> parse_gemm_dims(const std::string& text, int max_extent,
+                                        std::uint64_t max_elements) {
+  const auto parts = parse_shape3(text, static_cast<std::uint64_t>(max_extent));
+  if (!parts)
+    return std::nullopt;
   const auto [m, n, k] = *parts;
   if (m * k > max_elements || k * n > max_elements || m * n > max_elements)
     return std::nullopt;

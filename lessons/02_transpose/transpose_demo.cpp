@@ -56,11 +56,7 @@ int main(int argc, char** argv) {
   DemoSpec spec("02_transpose", "Lesson 02: the transpose ladder, from naive to the copy ceiling.",
                 "ROWSxCOLS, or N for N x N (default 8192x8192)", kVariants);
   spec.validate = [](const DemoOptions& options) -> std::optional<std::string> {
-    const auto shape = parse_shape(options.size_or(kDefaultSize));
-    if (!shape || shape->first < 1 || shape->second < 1 ||
-        shape->first > static_cast<std::uint64_t>(kMaxExtent) ||
-        shape->second > static_cast<std::uint64_t>(kMaxExtent) ||
-        shape->first * shape->second > kMaxElements)
+    if (!parse_shape(options.size_or(kDefaultSize), kMaxExtent, kMaxElements))
       return "--size takes ROWSxCOLS with 1 <= ROWS, COLS <= " + std::to_string(kMaxExtent) +
              " and ROWS * COLS <= 2^28, e.g. 8192x8192 or 4097x1023";
     return std::nullopt;

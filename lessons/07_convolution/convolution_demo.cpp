@@ -158,10 +158,7 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"box", "gauss", "random"}));
   };
   spec.validate = [&](const DemoOptions& options) -> std::optional<std::string> {
-    const auto shape = parse_shape(options.size_or(kDefaultSize));
-    const auto max = static_cast<std::uint64_t>(kMaxExtent);
-    if (!shape || shape->first < 1 || shape->second < 1 || shape->first > max ||
-        shape->second > max || shape->first * shape->second > kMaxPixels)
+    if (!parse_shape(options.size_or(kDefaultSize), kMaxExtent, kMaxPixels))
       return "--size takes WIDTHxHEIGHT with 1 <= WIDTH, HEIGHT <= " + std::to_string(kMaxExtent) +
              " and at most 2^30 pixels, e.g. 8192x8192 or 4099x2053";
     if (conv.radius < 1 || conv.radius > kMaxRadius)

@@ -34,17 +34,11 @@ struct StencilOptions {
 // "N" (N x N x N) or "NXxNYxNZ", each a count such as 512, 1k or 2^9, within the launcher's
 // limits; nothing if malformed.
 std::optional<Grid> parse_grid(const std::string& text) {
-  const auto parts = parse_shape3(text);
+  const auto parts = parse_shape3(text, kMaxExtent, kMaxPoints);
   if (!parts)
     return std::nullopt;
-  for (const auto part : *parts)
-    if (part < 1 || part > static_cast<std::uint64_t>(kMaxExtent))
-      return std::nullopt;
   const auto [nx, ny, nz] = *parts;
-  const Grid grid{static_cast<int>(nx), static_cast<int>(ny), static_cast<int>(nz)};
-  if (grid.count() > kMaxPoints)
-    return std::nullopt;
-  return grid;
+  return Grid{static_cast<int>(nx), static_cast<int>(ny), static_cast<int>(nz)};
 }
 
 std::string shape_text(Grid g) {

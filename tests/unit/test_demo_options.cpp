@@ -49,6 +49,25 @@ TEST_SUITE("cpu") {
     CHECK_FALSE(course::parse_shape("x12").has_value());
   }
 
+  TEST_CASE("shapes within a lesson's limits: each extent, and the elements of the whole") {
+    using Two = std::pair<std::uint64_t, std::uint64_t>;
+    CHECK(course::parse_shape("4097x1023", 8192, 1 << 26) == Two{4097, 1023});
+    CHECK(course::parse_shape("8192", 8192, 1 << 26) == Two{8192, 8192});  // 2^26: allowed
+    for (const char* bad : {"0x5", "5x0", "8193x1", "8192x8193", "12xbanana", "-3"})
+      CHECK_MESSAGE(!course::parse_shape(bad, 8192, 1 << 26).has_value(), bad);
+    CHECK_FALSE(course::parse_shape("8192", 8192, (1 << 26) - 1).has_value());
+
+    using Three = std::array<std::uint64_t, 3>;
+    CHECK(course::parse_shape3("257x3x5", 1 << 17, 1 << 30) == Three{257, 3, 5});
+    CHECK(course::parse_shape3("1024", 1 << 17, 1 << 30) == Three{1024, 1024, 1024});  // 2^30
+    for (const char* bad : {"0", "4x0x4", "131073x1x1", "2048x1024x1024", "1x2"})
+      CHECK_MESSAGE(!course::parse_shape3(bad, 1 << 17, 1 << 30).has_value(), bad);
+    // No limit on the elements but the extents' (a product's three matrices are checked apart).
+    CHECK(course::parse_shape3("2^20", 1 << 20) == Three{1 << 20, 1 << 20, 1 << 20});
+    // Extents whose product does not fit in 64 bits are refused, not wrapped around.
+    CHECK_FALSE(course::parse_shape3("2^40", std::uint64_t{1} << 40, 1 << 30).has_value());
+  }
+
   TEST_CASE("a lesson's defaults stand in for --size and --block when they are not given") {
     course::DemoOptions options;
     CHECK(options.size_or("2^26") == "2^26");

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <ostream>
 #include <span>
@@ -276,9 +277,19 @@ struct SweepRows {
 /// Parses "ROWSxCOLS" (or a single N for N x N); nothing if it is not one.
 [[nodiscard]] std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_shape(
     const std::string& text);
+/// Parses "ROWSxCOLS" (or N) as parse_shape() does, within a lesson's limits: each extent in
+/// [1, @p max_extent], their product at most @p max_elements; nothing if it is not such a shape.
+[[nodiscard]] std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_shape(
+    const std::string& text, std::uint64_t max_extent, std::uint64_t max_elements);
 /// Parses "AxBxC" (or a single N for N x N x N), each a count as parse_count() takes it;
 /// nothing if it is not one. The lesson checks the extents against its own limits.
 [[nodiscard]] std::optional<std::array<std::uint64_t, 3>> parse_shape3(const std::string& text);
+/// Parses "AxBxC" (or N) as parse_shape3() does, within a lesson's limits: each extent in
+/// [1, @p max_extent], their product at most @p max_elements (by default, no limit but the
+/// extents'); nothing if it is not such a shape.
+[[nodiscard]] std::optional<std::array<std::uint64_t, 3>> parse_shape3(
+    const std::string& text, std::uint64_t max_extent,
+    std::uint64_t max_elements = std::numeric_limits<std::uint64_t>::max());
 /// The shape of a matrix product C = A B: A is m x k, B is k x n, C is m x n.
 struct GemmDims {
   int m;  ///< rows of A and C
