@@ -82,6 +82,17 @@ double Bench::bytes(Variant variant) const {
   return 8.0 * n;
 }
 
+void Bench::array_rung(Trial& trial, void (*reference)(const float*, float*, std::size_t),
+                       void (*launch)(const float*, float*, std::size_t, cudaStream_t)) {
+  const float* in = in_.data();
+  const std::size_t n = n_;
+  trial.reference = [this, in, n, reference](cudaStream_t stream) {
+    reference<<<kReferenceBlocks, kReferenceThreads, 0, stream>>>(in, expected_.data(), n);
+    CUDA_CHECK_LAST();
+  };
+  trial.launch = [this, in, n, launch](cudaStream_t stream) { launch(in, out_.data(), n, stream); };
+}
+
 Trial Bench::trial(Variant variant) {
   Trial trial;
   trial.rung = std::string(name_of(variant));
@@ -112,28 +123,13 @@ Trial Bench::trial(Variant variant) {
                         {OutputCheck::Kind::Bytes, {}}}};
       return trial;
     case Variant::Downsample:
-      trial.reference = [this, in, n](cudaStream_t stream) {
-        reference_downsample_kernel<<<kReferenceBlocks, kReferenceThreads, 0, stream>>>(
-            in, expected_.data(), n);
-        CUDA_CHECK_LAST();
-      };
-      trial.launch = [this, in, n](cudaStream_t stream) { downsample(in, out_.data(), n, stream); };
+      array_rung(trial, reference_downsample_kernel, downsample);
       break;
     case Variant::Reverse:
-      trial.reference = [this, in, n](cudaStream_t stream) {
-        reference_reverse_kernel<<<kReferenceBlocks, kReferenceThreads, 0, stream>>>(
-            in, expected_.data(), n);
-        CUDA_CHECK_LAST();
-      };
-      trial.launch = [this, in, n](cudaStream_t stream) { reverse(in, out_.data(), n, stream); };
+      array_rung(trial, reference_reverse_kernel, reverse);
       break;
     case Variant::Smooth:
-      trial.reference = [this, in, n](cudaStream_t stream) {
-        reference_smooth_kernel<<<kReferenceBlocks, kReferenceThreads, 0, stream>>>(
-            in, expected_.data(), n);
-        CUDA_CHECK_LAST();
-      };
-      trial.launch = [this, in, n](cudaStream_t stream) { smooth(in, out_.data(), n, stream); };
+      array_rung(trial, reference_smooth_kernel, smooth);
       break;
   }
   // Every rung but count writes floats that it moves or computes exactly as the reference does:

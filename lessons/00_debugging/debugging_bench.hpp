@@ -43,6 +43,11 @@ class Bench {
   [[nodiscard]] double bytes(Variant variant) const;
 
  private:
+  /// The reference and the launch of a rung that maps the input array to an output array:
+  /// @p reference (a kernel) writes the expected output, @p launch is the rung's entry point.
+  void array_rung(Trial& trial, void (*reference)(const float*, float*, std::size_t),
+                  void (*launch)(const float*, float*, std::size_t, cudaStream_t));
+
   std::size_t n_;
   DeviceBuffer<float> in_;
   DeviceBuffer<float> out_;

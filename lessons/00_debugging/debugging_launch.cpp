@@ -23,6 +23,17 @@ void require_buffers(const char* what, const float* d_in, const float* d_out, st
           std::string(what) + ": d_in and d_out overlap; the call is out of place");
 }
 
+// An array-to-array call: checks n and the buffers, then launches unless there is nothing to do.
+void checked_launch(const char* what, const float* d_in, float* d_out, std::size_t n,
+                    std::size_t outputs, cudaStream_t stream,
+                    void (*launch)(const float*, float*, int, cudaStream_t)) {
+  require_length(what, n);
+  if (n == 0)
+    return;
+  require_buffers(what, d_in, d_out, n, outputs);
+  launch(d_in, d_out, static_cast<int>(n), stream);
+}
+
 }  // namespace
 
 void count_positive(const float* d_in, std::int32_t* d_count, std::size_t n, cudaStream_t stream) {
@@ -42,27 +53,15 @@ void count_positive(const float* d_in, std::int32_t* d_count, std::size_t n, cud
 }
 
 void downsample(const float* d_in, float* d_out, std::size_t n, cudaStream_t stream) {
-  require_length("downsample", n);
-  if (n == 0)
-    return;
-  require_buffers("downsample", d_in, d_out, n, downsampled_length(n));
-  launch_downsample(d_in, d_out, static_cast<int>(n), stream);
+  checked_launch("downsample", d_in, d_out, n, downsampled_length(n), stream, launch_downsample);
 }
 
 void reverse(const float* d_in, float* d_out, std::size_t n, cudaStream_t stream) {
-  require_length("reverse", n);
-  if (n == 0)
-    return;
-  require_buffers("reverse", d_in, d_out, n, n);
-  launch_reverse(d_in, d_out, static_cast<int>(n), stream);
+  checked_launch("reverse", d_in, d_out, n, n, stream, launch_reverse);
 }
 
 void smooth(const float* d_in, float* d_out, std::size_t n, cudaStream_t stream) {
-  require_length("smooth", n);
-  if (n == 0)
-    return;
-  require_buffers("smooth", d_in, d_out, n, n);
-  launch_smooth(d_in, d_out, static_cast<int>(n), stream);
+  checked_launch("smooth", d_in, d_out, n, n, stream, launch_smooth);
 }
 
 }  // namespace course::lesson00
