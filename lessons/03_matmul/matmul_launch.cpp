@@ -4,6 +4,7 @@
 #include <string>
 
 #include "course/error.hpp"
+#include "course/indexing.hpp"
 #include "course/product_check.hpp"
 #include "matmul.cuh"
 #include "matmul_rungs.cuh"
@@ -11,12 +12,6 @@
 namespace course::lesson03 {
 
 namespace {
-
-bool overlap(const float* x, long long x_count, const float* y, long long y_count) {
-  const auto x0 = reinterpret_cast<std::uintptr_t>(x);
-  const auto y0 = reinterpret_cast<std::uintptr_t>(y);
-  return x0 < y0 + y_count * sizeof(float) && y0 < x0 + x_count * sizeof(float);
-}
 
 // Throws for a bad call; returns true when there is work for a kernel (m, n, k > 0). An empty
 // C needs nothing; k = 0 makes C the zero matrix, which is filled here for every rung.

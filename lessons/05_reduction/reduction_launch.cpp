@@ -2,6 +2,7 @@
 #include <string>
 
 #include "course/error.hpp"
+#include "course/indexing.hpp"
 #include "reduction.cuh"
 #include "reduction_rungs.cuh"
 
@@ -44,10 +45,6 @@ void reduce_any(Variant variant, Op op, const T* d_in, T* d_out, std::size_t n, 
   throw std::invalid_argument("reduce: unknown variant");
 }
 
-bool disjoint(const float* a, std::size_t a_count, const float* b, std::size_t b_count) {
-  return a + a_count <= b || b + b_count <= a;
-}
-
 }  // namespace
 
 void reduce(Variant variant, Op op, const int* d_in, int* d_out, std::size_t n, cudaStream_t stream,
@@ -75,7 +72,7 @@ void row_reduce(RowVersion version, RowOp op, const float* d_a, const float* d_b
   const std::size_t count = static_cast<std::size_t>(rows) * cols;
   const std::size_t out_count = row_output_size(op, rows, cols);
   require(
-      disjoint(d_a, count, d_out, out_count) && (!dot || disjoint(d_b, count, d_out, out_count)),
+      !overlap(d_a, count, d_out, out_count) && (!dot || !overlap(d_b, count, d_out, out_count)),
       "row_reduce: d_out overlaps an input");
   switch (version) {
     case RowVersion::Global:

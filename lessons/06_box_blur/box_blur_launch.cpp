@@ -5,6 +5,7 @@
 #include "box_blur.cuh"
 #include "box_blur_rungs.cuh"
 #include "course/error.hpp"
+#include "course/indexing.hpp"
 
 namespace course::lesson06 {
 
@@ -20,13 +21,6 @@ void check_radius_and_block(const char* who, int radius, int block) {
 void check_size(const char* who, std::size_t n) {
   require(n <= kMaxElements, std::string(who) + ": n must be at most kMaxElements = 2^26 = " +
                                  std::to_string(kMaxElements));
-}
-
-// Whether the n floats at a and the n floats at b share an element.
-bool overlap(const float* a, const float* b, std::size_t n) {
-  const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
-  const std::uintptr_t bytes = n * sizeof(float);
-  return x < y + bytes && y < x + bytes;
 }
 
 }  // namespace

@@ -7,19 +7,13 @@
 
 #include "course/error.hpp"
 #include "course/image.hpp"
+#include "course/indexing.hpp"
 #include "stencil.cuh"
 #include "stencil_rungs.cuh"
 
 namespace course::lesson08 {
 
 namespace {
-
-bool overlap(const float* x, const float* y, std::size_t count) {
-  const auto x0 = reinterpret_cast<std::uintptr_t>(x);
-  const auto y0 = reinterpret_cast<std::uintptr_t>(y);
-  const std::size_t bytes = count * sizeof(float);
-  return x0 < y0 + bytes && y0 < x0 + bytes;
-}
 
 // Throws for a bad call; returns true when there is work (a non-empty grid).
 bool prepare(const std::string& who, const float* d_in, const float* d_out, Grid grid,

@@ -5,16 +5,13 @@
 #include <string>
 
 #include "course/error.hpp"
+#include "course/indexing.hpp"
 #include "sorting.cuh"
 #include "sorting_rungs.cuh"
 
 namespace course::lesson11 {
 
 namespace {
-
-bool overlap(const std::uint32_t* a, const std::uint32_t* b, std::size_t count) {
-  return !(a + count <= b || b + count <= a);
-}
 
 void dispatch(Variant variant, const Problem& problem, Workspace& workspace, cudaStream_t stream) {
   switch (variant) {

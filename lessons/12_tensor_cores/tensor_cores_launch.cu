@@ -19,12 +19,6 @@ namespace course::lesson12 {
 
 namespace {
 
-bool overlap(const void* x, long long x_bytes, const void* y, long long y_bytes) {
-  const auto x0 = reinterpret_cast<std::uintptr_t>(x);
-  const auto y0 = reinterpret_cast<std::uintptr_t>(y);
-  return x0 < y0 + y_bytes && y0 < x0 + x_bytes;
-}
-
 // Compiled with the same architectures as every rung's file: what it was built for is what the
 // rungs were built for. cudaFuncGetAttributes reports the PTX version of the code the driver runs
 // on this GPU: the virtual architecture it was compiled from, the __CUDA_ARCH__ its bodies saw.
@@ -147,8 +141,7 @@ void multiply(Variant variant, const bf16* d_a, const bf16* d_b, float* d_c, int
   if (!product::check_call(name, d_a, d_b, d_c, m, n, k, kMaxExtent, kMaxElements))
     return;
   const long long mk = 1LL * m * k, kn = 1LL * k * n, mn = 1LL * m * n;
-  const long long c_bytes = mn * 4;
-  require(k == 0 || (!overlap(d_c, c_bytes, d_a, mk * 2) && !overlap(d_c, c_bytes, d_b, kn * 2)),
+  require(k == 0 || (!overlap(d_c, mn, d_a, mk) && !overlap(d_c, mn, d_b, kn)),
           name + ": d_c overlaps d_a or d_b; the product is written out of place");
   if (const auto why = unsupported(variant))
     throw Unsupported(std::string(name_of(variant)), *why);
