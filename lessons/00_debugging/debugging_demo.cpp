@@ -35,10 +35,7 @@ std::vector<LadderReport> run_lab(const DemoOptions& options) {
       "at the first that did not (why: below). GB/s counts the input read once and the output "
       "written once; reverse moves every element once, as a copy does, so it is the yardstick."};
   add_rungs(
-      report, options, kVariants,
-      [&](const VariantInfo& info) {
-        return measure(bench.trial(info.variant), options.measuring());
-      },
+      report, options, kVariants, measure_trials(bench, options),
       [&](LadderRow& row, const VariantInfo& info) {
         row.work = {static_cast<double>(n), bench.bytes(info.variant)};
         if (row.ran())

@@ -32,9 +32,7 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const PolyOptio
   // The tests' procedure (constant_memory_bench.hpp): fresh inputs before every launch, every
   // timed output checked, the harness's stream and clock. A wrong timed output marks the row
   // WRONG, with a note under the table.
-  auto measure_rung = [&](const VariantInfo& info) {
-    return measure(bench.trial(info.variant), options.measuring());
-  };
+  const auto measure_rung = measure_trials(bench, options);
   std::vector<LadderReport> reports;
 
   if (options.wants("table")) {

@@ -36,10 +36,7 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options) {
       "Roofline: one element moved per 8 bytes (read once, written once) for every rung: "
       "0.125 element/B, under the memory roof only."};
   add_rungs(
-      report, options, kVariants,
-      [&](const VariantInfo& info) {
-        return measure(bench.trial(info.variant), options.measuring());
-      },
+      report, options, kVariants, measure_trials(bench, options),
       [&](LadderRow& row, const VariantInfo&) {
         if (!row.ran())
           return;

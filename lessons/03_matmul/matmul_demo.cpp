@@ -141,14 +141,10 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Matm
   ladder.baseline = "naive";
   ladder.ceiling = ceiling;
   ladder.extra_columns = columns;
-  add_rungs(
-      ladder, options, kVariants,
-      [&](const VariantInfo& info) {
-        return measure(problem.trial(info.variant), options.measuring());
-      },
-      [&](LadderRow& row, const VariantInfo& info) {
-        count_product(row, problem, info.threads, info.outputs);
-      });
+  add_rungs(ladder, options, kVariants, measure_trials(problem, options),
+            [&](LadderRow& row, const VariantInfo& info) {
+              count_product(row, problem, info.threads, info.outputs);
+            });
   ladder.notes = {
       "GFLOP/s = 2 M N K / time; the ceiling is cuBLAS SGEMM (FP32, no tensor cores), same shape, "
       "measured in this run. Every timed product is checked against cuBLAS's, on fresh inputs for "

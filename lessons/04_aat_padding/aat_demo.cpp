@@ -77,10 +77,7 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options) {
   // "WRONG" when a timed C was wrong or work escaped the timed stream (the note says which), or
   // when the last C is not bit-for-bit symmetric.
   add_rungs(
-      report, options, kVariants,
-      [&](const VariantInfo& info) {
-        return measure(problem.trial(info.variant), options.measuring());
-      },
+      report, options, kVariants, measure_trials(problem, options),
       [&](LadderRow& row, const VariantInfo& info) {
         if (!row.ran())
           return;

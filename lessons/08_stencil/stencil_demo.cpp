@@ -105,10 +105,7 @@ LadderReport kernel_ladder(const DemoOptions& options) {
   // The harness times the rung as the speed tests do: fresh fields, every timed output checked
   // against the given basic rung, the clocks cross-checked (stencil_bench.hpp).
   add_rungs(
-      report, options, kVariants,
-      [&](const VariantInfo& info) {
-        return measure(bench.trial(info.variant), options.measuring());
-      },
+      report, options, kVariants, measure_trials(bench, options),
       [&](LadderRow& row, const VariantInfo& info) {
         if (!row.ran())
           return;

@@ -129,10 +129,7 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Tens
   ladder.compute_roof = tensor_peak;
   std::vector<std::string> skipped;
   add_rungs(
-      ladder, options, kVariants,
-      [&](const VariantInfo& info) {
-        return measure(problem.trial(info.variant), options.measuring());
-      },
+      ladder, options, kVariants, measure_trials(problem, options),
       [&](LadderRow& row, const VariantInfo& info) { count_product(row, info, problem, skipped); });
   const double md = d.m, nd = d.n, kd = d.k;
   const Work fp32_work{problem.flops(), 4.0 * (md * kd + kd * nd + md * nd)};

@@ -212,6 +212,16 @@ std::string try_rung(const std::function<void()>& launch);
                                      const std::function<Measurement()>& measure_rung,
                                      const std::function<void(LadderRow&)>& fill = {});
 
+/// The measure_rung of add_rungs() for a lesson whose bench describes each rung's timed launch
+/// from its variant alone: course::measure() of @p bench.trial(entry.variant), as @p options say
+/// (DemoOptions::measuring()). @p bench and @p options must outlive it.
+template <class Bench>
+[[nodiscard]] auto measure_trials(Bench& bench, const DemoOptions& options) {
+  return [&bench, &options](const auto& info) {
+    return measure(bench.trial(info.variant), options.measuring());
+  };
+}
+
 /// Where add_rungs() writes the failure of a WRONG row (Measurement::failure).
 enum class FailureNote {
   InRow,       ///< as the row's note
