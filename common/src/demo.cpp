@@ -233,7 +233,7 @@ std::string to_json(const std::vector<LadderReport>& reports, const std::string&
   return doc.dump(2);
 }
 
-bool DemoOptions::wants(const std::string& variant) const {
+bool DemoOptions::wants(std::string_view variant) const {
   return variants.empty() || std::find(variants.begin(), variants.end(), variant) != variants.end();
 }
 

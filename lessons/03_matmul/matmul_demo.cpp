@@ -81,7 +81,7 @@ LadderReport size_sweep(const DemoOptions& options, const LadderReport& ladder, 
                         lesson03::bench::Input input, const std::string& input_text) {
   std::vector<VariantInfo> rungs;
   for (const auto& info : kVariants)
-    if (options.variants.empty() ? info.kind != "given" : options.wants(std::string(info.name)))
+    if (options.variants.empty() ? info.kind != "given" : options.wants(info.name))
       rungs.push_back(info);
   LadderReport sweep;
   auto rows_at = [&](int n) {

@@ -65,8 +65,7 @@ Work kernel_work(Kernel kernel, std::size_t n, int radius) {
 
 LadderReport kernel_ladder(const DemoOptions& options, const BlurOptions& blur_options) {
   LadderReport report;
-  if (std::none_of(kKernels.begin(), kKernels.end(),
-                   [&](const auto& info) { return options.wants(std::string(info.name)); }))
+  if (!options.wants_any(kKernels))
     return report;  // no kernel rung asked for: measure no ceiling either
   const std::size_t n = *parse_count(blur_options.kernel_size);
   const int block = options.block_or(kDefaultBlock);
@@ -113,8 +112,7 @@ PipelineOptions pipeline_options(const DemoOptions& options, const BlurOptions& 
 }
 
 LadderReport memory_table(const DemoOptions& options, const BlurOptions& blur_options) {
-  if (std::none_of(kMemories.begin(), kMemories.end(),
-                   [&](const auto& info) { return options.wants(std::string(info.name)); }))
+  if (!options.wants_any(kMemories))
     return {};  // no host-memory rung asked for: no CPU reference, no ceilings
   const std::size_t n = *parse_count(options.size_or(kDefaultSize));
   const std::size_t bytes = n * sizeof(float);

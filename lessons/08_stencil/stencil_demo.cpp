@@ -90,8 +90,7 @@ double sweep_flop(Grid g) {
 }
 
 LadderReport kernel_ladder(const DemoOptions& options) {
-  if (std::none_of(kVariants.begin(), kVariants.end(),
-                   [&](const VariantInfo& info) { return options.wants(std::string(info.name)); }))
+  if (!options.wants_any(kVariants))
     return {};  // only the Jacobi run was asked for
   const Grid g = *parse_grid(options.size_or(kDefaultSize));
   StencilBench bench(g, heat_coefficients(0.125f));
@@ -246,7 +245,7 @@ int main(int argc, char** argv) {
     LadderReport kernels = kernel_ladder(options);
     if (!kernels.rows.empty())
       reports.push_back(kernels);
-    if (options.wants(std::string(kJacobiName)))
+    if (options.wants(kJacobiName))
       reports.push_back(jacobi_table(options, stencil_options));
     return reports;
   };

@@ -65,10 +65,9 @@ Work work_of(Variant variant, std::size_t n, int block) {
 // tests grade. A rung whose timed counts are wrong, or whose work escapes the timed stream, is
 // marked WRONG, with the reason in its note.
 LadderReport ladder(const DemoOptions& options, Input input, std::size_t n, int bins) {
-  bool wanted = false;
-  for (const auto& info : kVariants)
-    wanted = wanted || (info.bins == bins && options.wants(std::string(info.name)));
-  if (!wanted)
+  auto rungs =
+      kVariants | std::views::filter([&](const VariantInfo& info) { return info.bins == bins; });
+  if (!options.wants_any(rungs))
     return {};
   const int block = options.block_or(kDefaultBlock);
   HistogramBench bench(n);
@@ -88,8 +87,6 @@ LadderReport ladder(const DemoOptions& options, Input input, std::size_t n, int 
                    std::string(what_of(input)) + ", block " + std::to_string(block);
     report.baseline = "atomic_global";
   }
-  auto rungs =
-      kVariants | std::views::filter([&](const VariantInfo& info) { return info.bins == bins; });
   add_rungs(
       report, options, rungs,
       [&](const VariantInfo& info) {

@@ -116,10 +116,10 @@ LadderReport run_table(const DemoOptions& options, const ScanOptions& mine, std:
   const int block = options.block_or(kDefaultBlock);
   const ScanKind kind = mine.exclusive ? ScanKind::Exclusive : ScanKind::Inclusive;
   LadderReport report;
-  bool wanted = false;
-  for (const auto& info : kVariants)
-    wanted = wanted || (info.segmented == segmented && options.wants(std::string(info.name)));
-  if (!wanted)
+  auto rungs = kVariants | std::views::filter([&](const VariantInfo& info) {
+                 return info.segmented == segmented;
+               });
+  if (!options.wants_any(rungs))
     return report;
   ScanBench<T> bench(n);
   report.title = std::string("Lesson 10, ") +
@@ -132,9 +132,6 @@ LadderReport run_table(const DemoOptions& options, const ScanOptions& mine, std:
   report.baseline = segmented ? "kogge_stone" : "hierarchical";
   report.ceiling = ceilings::cub_inclusive_sum(n);
   report.extra_columns = {"section", "additions", "adds/elem"};
-  auto rungs = kVariants | std::views::filter([&](const VariantInfo& info) {
-                 return info.segmented == segmented;
-               });
   add_rungs(
       report, options, rungs,
       [&](const VariantInfo& info) {

@@ -150,7 +150,7 @@ LadderReport ladder(std::size_t n, const DemoOptions& options, const SortOptions
   report.ceiling = cub_ceiling(n);
   report.extra_columns = {"threads/block"};
   for (const auto& info : kVariants) {
-    if (!options.wants(std::string(info.name)))
+    if (!options.wants(info.name))
       continue;
     // Float keys are sorted as one array at the networks' default threads per block.
     const int threads = info.network && !floats ? options.block : 0;
@@ -199,7 +199,7 @@ LadderReport sweep(std::size_t total, const DemoOptions& options, const SortOpti
     threads_list.assign(kNetworkThreads.begin(), kNetworkThreads.end());
   }
   for (const auto& info : kVariants) {
-    if (!info.network || !options.wants(std::string(info.name)))
+    if (!info.network || !options.wants(info.name))
       continue;
     for (const std::size_t length : lengths) {
       const std::size_t batch = total / length;

@@ -63,7 +63,7 @@ LadderReport size_sweep(const DemoOptions& options, const LadderReport& ladder, 
   LadderReport sweep;
   std::vector<VariantInfo> rungs;
   for (const auto& info : kVariants) {
-    if (!options.wants(std::string(info.name)))
+    if (!options.wants(info.name))
       continue;
     if (const auto why = unsupported(info.variant))
       sweep.notes.push_back(std::string(info.name) + " left out: " + *why);

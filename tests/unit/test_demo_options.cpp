@@ -1,4 +1,5 @@
 #include <array>
+#include <ranges>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -252,6 +253,19 @@ TEST_SUITE("cpu") {
         [](course::LadderRow&, const Rung&) {});
     REQUIRE(all.rows.size() == 2);
     CHECK(all.rows[1].rung == "tiled");
+  }
+
+  TEST_CASE("--variant: the rungs it names, and whether a table shows any of them") {
+    course::DemoOptions options;
+    CHECK(options.wants("naive"));  // no --variant: every rung
+    CHECK(options.wants_any(kRungs));
+    options.variants = {"warp"};
+    CHECK(options.wants(std::string_view("warp")));
+    CHECK_FALSE(options.wants("naive"));
+    CHECK(options.wants_any(kRungs));
+    CHECK_FALSE(options.wants_any(std::span(kRungs).first(3)));
+    auto given = kRungs | std::views::filter([](const Rung& rung) { return rung.kind == "given"; });
+    CHECK_FALSE(options.wants_any(given));
   }
 
   TEST_CASE("a demo measures with --repeat, on inputs from the base seed or one of its streams") {

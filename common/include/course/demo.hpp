@@ -120,7 +120,16 @@ struct DemoOptions {
   bool csv = false;                   ///< --csv
   bool json = false;                  ///< --json
   /// True when @p variant should run: no --variant was given, or it was named.
-  [[nodiscard]] bool wants(const std::string& variant) const;
+  [[nodiscard]] bool wants(std::string_view variant) const;
+  /// True when some entry of @p rungs (entries with a `name`: a lesson's kVariants, or the part
+  /// of it that one table shows) should run: a table none of whose rungs runs is not made.
+  template <class Rungs>
+  [[nodiscard]] bool wants_any(Rungs&& rungs) const {
+    for (const auto& info : rungs)
+      if (wants(info.name))
+        return true;
+    return false;
+  }
   /// How the demo measures a rung with course::measure(): --repeat timed runs, on inputs seeded
   /// from course::base_seed(), or from its stream @p stream (course::derive_seed()) when given.
   [[nodiscard]] MeasureOptions measuring(std::optional<std::uint64_t> stream = {}) const;
@@ -237,7 +246,7 @@ void add_rungs(LadderReport& report, const DemoOptions& options, Rungs&& rungs,
                const Measure& measure_rung, const Fill& fill,
                FailureNote failures = FailureNote::InRow) {
   for (const auto& info : rungs) {
-    if (!options.wants(std::string(info.name)))
+    if (!options.wants(info.name))
       continue;
     auto fill_row = [&](LadderRow& row) {
       if (failures == FailureNote::UnderTable && row.status == "WRONG") {
