@@ -98,28 +98,26 @@ TEST_SUITE("cpu") {
 
   TEST_CASE("a failed or implausible sample ends the measuring and carries its reason") {
     int calls = 0;
-    auto failing = [&] {
-      ++calls;
-      course::SpeedSample sample;
-      sample.time_ms = 1.0;
-      sample.share = 0.9;
-      sample.ceiling = "device copy";
-      sample.failure = "tiled: timed launch 3 of 15: 12 of 100 elements of out differ";
-      return sample;
+    // A measurement that always returns the sample with these fields, counting its calls.
+    auto always = [&](double time_ms, double share, const char* ceiling, const char* failure) {
+      return [&calls, time_ms, share, ceiling, failure] {
+        ++calls;
+        course::SpeedSample sample;
+        sample.time_ms = time_ms;
+        sample.share = share;
+        sample.ceiling = ceiling;
+        sample.failure = failure;
+        return sample;
+      };
     };
+    auto failing = always(1.0, 0.9, "device copy",
+                          "tiled: timed launch 3 of 15: 12 of 100 elements of out differ");
     auto best = course::measure_speed("x.speed", course::Graded::Share, 0.5, 2.0, failing);
     CHECK(calls == 1);
     CHECK(best.failure.find("differ") != std::string::npos);
 
     calls = 0;
-    auto too_fast = [&] {
-      ++calls;
-      course::SpeedSample sample;
-      sample.time_ms = 0.001;
-      sample.share = 292.0;
-      sample.ceiling = "cuBLAS SGEMM";
-      return sample;
-    };
+    auto too_fast = always(0.001, 292.0, "cuBLAS SGEMM", "");
     best = course::measure_speed("poly.speed", course::Graded::Share, 0.5, 1.5, too_fast);
     CHECK(calls == 1);
     CHECK(best.failure.find("poly.speed: the timing cannot be right") == 0);
