@@ -67,6 +67,30 @@ function(course_sanitizer_or_placeholder var)
   endif()
 endfunction()
 
+# course_patched_copy(<patch> <file> <root> <work> <what>)
+#   Copies <root>/<file> to <work>/<file> and applies <patch> (a diff of that one file) to the
+#   copy at configure time. A patch that no longer applies stops the configuration, naming it as
+#   <what> (e.g. "mutant"); editing the patch or the file configures again.
+function(course_patched_copy patch file root work what)
+  if(NOT GIT_EXECUTABLE)
+    message(FATAL_ERROR "git is needed to apply the ${what}s (or configure with -DCOURSE_BUILD_MUTANTS=OFF)")
+  endif()
+  file(REMOVE_RECURSE "${work}")
+  get_filename_component(file_dir "${file}" DIRECTORY)
+  file(COPY "${root}/${file}" DESTINATION "${work}/${file_dir}")
+  # GIT_CEILING_DIRECTORIES keeps git from treating the build tree as part of the repository, so
+  # that it patches the copy as a plain directory.
+  get_filename_component(ceiling "${work}" DIRECTORY)
+  execute_process(
+    COMMAND ${CMAKE_COMMAND} -E env "GIT_CEILING_DIRECTORIES=${ceiling}"
+            ${GIT_EXECUTABLE} apply -p1 "${patch}"
+    WORKING_DIRECTORY "${work}" RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} ${patch} no longer applies to ${file}:\n${err}")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${patch}" "${root}/${file}")
+endfunction()
+
 # course_apply_mutant(<patch> <source-root> <out-dir> <name-var> <expect-var> <file-var> <copy-var>
 #                     <sanitize-var>)
 #   A mutant is a unified diff against one solution file, preceded by two header lines:
@@ -94,23 +118,8 @@ function(course_apply_mutant patch root out_dir name_var expect_var file_var cop
   endif()
   string(REGEX REPLACE "^Expect: *" "" expect "${expect_line}")
   string(REGEX REPLACE "^\\+\\+\\+ b/([^\t]*).*" "\\1" file "${file_line}")
-  if(NOT GIT_EXECUTABLE)
-    message(FATAL_ERROR "git is needed to apply the mutants (or configure with -DCOURSE_BUILD_MUTANTS=OFF)")
-  endif()
   set(work "${out_dir}/${name}")
-  file(REMOVE_RECURSE "${work}")
-  get_filename_component(file_dir "${file}" DIRECTORY)
-  file(COPY "${root}/${file}" DESTINATION "${work}/${file_dir}")
-  # GIT_CEILING_DIRECTORIES keeps git from treating the build tree as part of the repository, so
-  # that it patches the copy as a plain directory.
-  execute_process(
-    COMMAND ${CMAKE_COMMAND} -E env "GIT_CEILING_DIRECTORIES=${out_dir}"
-            ${GIT_EXECUTABLE} apply -p1 "${patch}"
-    WORKING_DIRECTORY "${work}" RESULT_VARIABLE rc ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "mutant ${patch} no longer applies to ${file}:\n${err}")
-  endif()
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${patch}" "${root}/${file}")
+  course_patched_copy("${patch}" "${file}" "${root}" "${work}" mutant)
   set(${name_var} "${name}" PARENT_SCOPE)
   set(${expect_var} "${expect}" PARENT_SCOPE)
   set(${file_var} "${file}" PARENT_SCOPE)
