@@ -13,7 +13,6 @@
 #include <array>
 #include <cstddef>
 #include <limits>
-#include <optional>
 #include <string_view>
 
 #include "course/variants.hpp"
@@ -59,11 +58,6 @@ inline constexpr std::array<VariantInfo, 8> kVariants{{
 /// The name of @p variant.
 [[nodiscard]] constexpr std::string_view name_of(Variant variant) {
   return name_in(kVariants, variant);
-}
-
-/// The rung called @p name, if there is one.
-[[nodiscard]] constexpr std::optional<Variant> variant_from_name(std::string_view name) {
-  return variant_named(kVariants, name);
 }
 
 /// The reduction operator.

@@ -33,10 +33,7 @@ struct ReductionOptions {
 };
 
 Op op_named(const std::string& name) {
-  for (const auto& [op, op_name] : kOps)
-    if (op_name == name)
-      return op;
-  return Op::Sum;
+  return value_named(kOps, name).value_or(Op::Sum);
 }
 
 // The unit of a ladder's work on the roofline: an FP32 add is a FLOP, under both roofs; an int
@@ -90,7 +87,7 @@ LadderReport table_3_3(const DemoOptions& options, std::size_t n) {
   double previous = 0.0;
   for (std::size_t r = 0; r < report.rows.size(); ++r) {
     auto& row = report.rows[r];
-    const auto variant = *variant_from_name(row.rung);
+    const auto variant = *variant_named(kVariants, row.rung);
     const auto index = static_cast<std::size_t>(variant);
     const double ms = row.timing.median_ms;
     row.extra = {std::string(kVariants[index].lab_name), fixed(kLabMs[index], 2),

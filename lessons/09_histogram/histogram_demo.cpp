@@ -32,10 +32,7 @@ constexpr const char* kRooflineNote =
     "roof is memory, and 'of roof' is the rung's GB/s over the copy's.";
 
 Input input_named(const std::string& name) {
-  for (const auto& info : kInputs)
-    if (info.name == name)
-      return info.input;
-  return Input::UniformLetters;
+  return value_named(kInputs, name, &InputInfo::input).value_or(Input::UniformLetters);
 }
 
 std::string_view what_of(Input input) {

@@ -33,6 +33,10 @@ static_assert(course::name_in(kInputs, 9, &InputInfo::input) == "nine");
 static_assert(course::name_in(kInputs, 8, &InputInfo::input) == "?");
 static_assert(course::variant_named(kRungs, "naive") == Rung::Naive);
 static_assert(!course::variant_named(kRungs, "vectorized").has_value());
+static_assert(course::value_named(kOps, "max") == Op::Max);
+static_assert(!course::value_named(kOps, "product").has_value());
+static_assert(course::value_named(kInputs, "nine", &InputInfo::input) == 9);
+static_assert(!course::value_named(kInputs, "eight", &InputInfo::input).has_value());
 
 }  // namespace
 

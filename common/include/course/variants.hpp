@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 namespace course {
 
@@ -60,6 +61,28 @@ template <class Info, std::size_t N>
   for (const auto& info : table)
     if (info.name == name)
       return info.variant;
+  return std::nullopt;
+}
+
+/// The value of @p table called @p name, or nothing if none is: for the tables of other named
+/// values, `std::pair`s of value and name (e.g. a lesson's operations).
+template <class Value, std::size_t N>
+[[nodiscard]] constexpr std::optional<Value> value_named(
+    const std::array<std::pair<Value, std::string_view>, N>& table, std::string_view name) {
+  for (const auto& [value, its_name] : table)
+    if (its_name == name)
+      return value;
+  return std::nullopt;
+}
+
+/// The member @p key of the entry of @p table called @p name, or nothing if none is: for a table
+/// whose entries are structs with a `name` and some other key (e.g. `&InputInfo::input`).
+template <class Info, std::size_t N, class Value>
+[[nodiscard]] constexpr std::optional<Value> value_named(const std::array<Info, N>& table,
+                                                         std::string_view name, Value Info::*key) {
+  for (const auto& info : table)
+    if (info.name == name)
+      return info.*key;
   return std::nullopt;
 }
 
