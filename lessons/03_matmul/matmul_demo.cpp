@@ -192,8 +192,7 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Matm
 
 int main(int argc, char** argv) {
   DemoSpec spec("03_matmul", "Lesson 03: the matrix multiplication ladder, from naive to cuBLAS.",
-                "MxNxK, or N for N x N x N; counts such as 1000, 4k or 2^12 (default 4096)",
-                kVariants);
+                kGemmSizeHelp, kVariants);
   MatmulOptions extra;
   spec.add_options = [&](CLI::App& app) {
     app.add_option("--input", extra.input,

@@ -162,8 +162,7 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Tens
 int main(int argc, char** argv) {
   DemoSpec spec("12_tensor_cores",
                 "Lesson 12: BF16 matrix multiplication on the tensor cores, from FFMA to wgmma.",
-                "MxNxK, or N for N x N x N; counts such as 1000, 4k or 2^12 (default 4096)",
-                kVariants);
+                kGemmSizeHelp, kVariants);
   TensorOptions extra;
   spec.add_options = [&](CLI::App& app) {
     app.add_option("--sweep", extra.sweep,

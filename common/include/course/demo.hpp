@@ -325,6 +325,9 @@ struct GemmDims {
 /// @pre @p max_elements is an even power of two (e.g. 2^26 = 8192 x 8192)
 [[nodiscard]] std::optional<std::string> gemm_dims_problem(const std::string& text, int max_extent,
                                                            std::uint64_t max_elements);
+/// What a matrix product's --size takes, for DemoSpec's --size help (lessons 03 and 12).
+inline constexpr const char* kGemmSizeHelp =
+    "MxNxK, or N for N x N x N; counts such as 1000, 4k or 2^12 (default 4096)";
 /// "M x N x K", as the tables' titles write a product's shape.
 [[nodiscard]] std::string shape_text(GemmDims dims);
 /// @p value with @p digits digits after the decimal point, e.g. fixed(2.5, 2) is "2.50": the
