@@ -24,11 +24,8 @@ std::vector<LadderReport> run_lab(const DemoOptions& options) {
   // filled with NaN, every output compared with a trusted reference, the harness's stream.
   Bench bench(n);
 
-  LadderReport report;
-  report.title = "Lesson 00, the debugging lab on " + std::to_string(n) + " floats";
-  report.metric_unit = "GB/s";
-  report.baseline = "reverse";
-  report.ceiling = ceilings::device_copy();
+  LadderReport report("Lesson 00, the debugging lab on " + std::to_string(n) + " floats", "GB/s",
+                      "reverse", ceilings::device_copy());
   report.ops_unit = "element";  // no arithmetic worth counting: each rung under the memory roof
   report.notes = {
       "status: ok when every launch's output matched the trusted reference bit for bit, WRONG "

@@ -36,12 +36,9 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const PolyOptio
   std::vector<LadderReport> reports;
 
   if (options.wants("table")) {
-    LadderReport table;
-    table.title = "Lesson 01, table y = sin(sqrt(i * step)), " + std::to_string(n) +
-                  " floats, block " + std::to_string(block);
-    table.metric_unit = "GB/s";
-    table.baseline = "table";
-    table.ceiling = ceilings::device_copy();
+    LadderReport table("Lesson 01, table y = sin(sqrt(i * step)), " + std::to_string(n) +
+                           " floats, block " + std::to_string(block),
+                       "GB/s", "table", ceilings::device_copy());
     table.notes = {
         "GB/s counts the bytes written (nothing is read); the ceiling counts a copy's "
         "bytes read + written. Each timed launch had a new step and was checked.",
@@ -60,12 +57,9 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const PolyOptio
     reports.push_back(table);
   }
 
-  LadderReport poly;
-  poly.title = "Lesson 01, polynomial of degree " + std::to_string(degree) + " (Horner) at " +
-               std::to_string(n) + " points, block " + std::to_string(block);
-  poly.metric_unit = "GFLOP/s";
-  poly.baseline = "poly_global";
-  poly.ceiling = ceilings::cublas_sgemm(4096, 4096, 4096);
+  LadderReport poly("Lesson 01, polynomial of degree " + std::to_string(degree) + " (Horner) at " +
+                        std::to_string(n) + " points, block " + std::to_string(block),
+                    "GFLOP/s", "poly_global", ceilings::cublas_sgemm(4096, 4096, 4096));
   poly.notes = {
       "GFLOP/s counts one multiply and one add per coefficient and point (2 * degree * n); "
       "the ceiling is cuBLAS SGEMM 4096^3 in FP32 without tensor cores, measured in this run. "

@@ -21,12 +21,9 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options) {
   // output checked, the harness's stream and clock. The GB/s printed is the GB/s graded.
   Bench bench(static_cast<int>(rows), static_cast<int>(cols));
 
-  LadderReport report;
-  report.title = "Lesson 02, transpose of a " + std::to_string(rows) + " x " +
-                 std::to_string(cols) + " float matrix";
-  report.metric_unit = "GB/s";
-  report.baseline = "naive";
-  report.ceiling = ceilings::device_copy();
+  LadderReport report("Lesson 02, transpose of a " + std::to_string(rows) + " x " +
+                          std::to_string(cols) + " float matrix",
+                      "GB/s", "naive", ceilings::device_copy());
   // A transpose does no arithmetic: its roofline counts elements moved, under the memory roof.
   report.ops_unit = "element";
   report.notes = {

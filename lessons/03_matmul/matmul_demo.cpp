@@ -135,11 +135,8 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Matm
   const std::vector<std::string> columns{"threads/block", "outputs/thread"};
 
   std::vector<LadderReport> reports;
-  LadderReport ladder;
-  ladder.title = "Lesson 03, C = A B with M x N x K = " + shape_text(d) + ", " + input_text;
-  ladder.metric_unit = "GFLOP/s";
-  ladder.baseline = "naive";
-  ladder.ceiling = ceiling;
+  LadderReport ladder("Lesson 03, C = A B with M x N x K = " + shape_text(d) + ", " + input_text,
+                      "GFLOP/s", "naive", ceiling);
   ladder.extra_columns = columns;
   add_rungs(ladder, options, kVariants, measure_trials(problem, options),
             [&](LadderRow& row, const VariantInfo& info) {
@@ -159,12 +156,9 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Matm
     reports.push_back(lab_table);
 
   if (extra.sweep == "tile") {
-    LadderReport sweep;
-    sweep.title = "Lesson 03, the matmul lab report's experiment: tiled<TILE> at " + shape_text(d) +
-                  ", " + input_text;
-    sweep.metric_unit = "GFLOP/s";
-    sweep.baseline = "tiled<4>";
-    sweep.ceiling = ceiling;
+    LadderReport sweep("Lesson 03, the matmul lab report's experiment: tiled<TILE> at " +
+                           shape_text(d) + ", " + input_text,
+                       "GFLOP/s", "tiled<4>", ceiling);
     sweep.extra_columns = columns;
     const LadderRow* best = nullptr;
     for (const int tile : kTileSweep) {

@@ -66,12 +66,9 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options) {
   const auto& sgemm = ceilings::cublas_sgemm_aat(n, k);
   const auto& ssyrk = ceilings::cublas_ssyrk(n, k);
 
-  LadderReport report;
-  report.title =
-      "Lesson 04, C = A A^T for A of " + std::to_string(n) + " x " + std::to_string(k) + " floats";
-  report.metric_unit = "GFLOP/s";
-  report.baseline = "tiled_unpadded";
-  report.ceiling = sgemm;
+  LadderReport report(
+      "Lesson 04, C = A A^T for A of " + std::to_string(n) + " x " + std::to_string(k) + " floats",
+      "GFLOP/s", "tiled_unpadded", sgemm);
   report.extra_columns = {"of SSYRK", "threads"};
   // Timed by the harness's measuring procedure (aat_bench.hpp), the same one that grades it:
   // "WRONG" when a timed C was wrong or work escaped the timed stream (the note says which), or

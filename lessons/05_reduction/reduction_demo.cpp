@@ -72,12 +72,9 @@ constexpr const char* kLadderRooflineNote =
     "and read again by the next pass.";
 
 LadderReport table_3_3(const DemoOptions& options, std::size_t n) {
-  LadderReport report;
-  report.title = "The memory lab's Table 3.3, live: reduce1...reduce5, int sum of " +
-                 std::to_string(n) + " elements";
-  report.metric_unit = "GB/s";
-  report.baseline = "interleaved_divergent";
-  report.ceiling = ceilings::cub_reduce_sum(n);
+  LadderReport report("The memory lab's Table 3.3, live: reduce1...reduce5, int sum of " +
+                          std::to_string(n) + " elements",
+                      "GB/s", "interleaved_divergent", ceilings::cub_reduce_sum(n));
   report.extra_columns = {"seed", "seed ms", "x previous"};
   report.ops_unit = ops_unit("int", Op::Sum);
   auto lab_rungs = kVariants | std::views::filter([](const VariantInfo& info) {
@@ -107,12 +104,10 @@ LadderReport table_3_3(const DemoOptions& options, std::size_t n) {
 
 LadderReport full_ladder(const DemoOptions& options, const ReductionOptions& mine, std::size_t n) {
   const Op op = op_named(mine.op);
-  LadderReport report;
-  report.title = "Lesson 05, the reduction ladder: " + mine.op + " of " + std::to_string(n) + " " +
-                 mine.type + "s, block " + std::to_string(options.block_or(kDefaultBlock));
-  report.metric_unit = "GB/s";
-  report.baseline = "interleaved_divergent";
-  report.ceiling = ceilings::cub_reduce_sum(n);
+  LadderReport report("Lesson 05, the reduction ladder: " + mine.op + " of " + std::to_string(n) +
+                          " " + mine.type + "s, block " +
+                          std::to_string(options.block_or(kDefaultBlock)),
+                      "GB/s", "interleaved_divergent", ceilings::cub_reduce_sum(n));
   report.ops_unit = ops_unit(mine.type, op);
   if (mine.type == "int") {
     run_rungs<int>(report, options, op, n, kVariants);
@@ -136,12 +131,9 @@ LadderReport row_table(const DemoOptions& options, const ReductionOptions& mine)
   const int rows = mine.rows;
   const int cols = mine.cols;
   const std::size_t count = static_cast<std::size_t>(rows) * cols;
-  LadderReport report;
-  report.title = "The memory lab's row reductions on a " + std::to_string(rows) + " x " +
-                 std::to_string(cols) + " float matrix: every version side by side";
-  report.metric_unit = "GB/s";
-  report.baseline = "global";
-  report.ceiling = ceilings::device_copy();
+  LadderReport report("The memory lab's row reductions on a " + std::to_string(rows) + " x " +
+                          std::to_string(cols) + " float matrix: every version side by side",
+                      "GB/s", "global", ceilings::device_copy());
   report.extra_columns = {"global ms", "shared ms", "padded ms", "shared / padded"};
   for (const auto& info : kRowOps) {
     LadderRow row;

@@ -128,13 +128,10 @@ LadderReport memory_table(const DemoOptions& options, const BlurOptions& blur_op
   DemoOptions trip_repeats = options;
   trip_repeats.repeat = std::min(options.repeat, 10);
 
-  LadderReport report;
-  report.title = "Lesson 06, host memory: one trip of " + std::to_string(n) + " floats (" +
-                 std::to_string(bytes >> 20) + " MiB each way), radius " +
-                 std::to_string(trip.radius) + ", " + blur_options.trip_kernel + " kernel";
-  report.metric_unit = "GB/s";
-  report.baseline = "pageable";
-  report.ceiling = both;
+  LadderReport report("Lesson 06, host memory: one trip of " + std::to_string(n) + " floats (" +
+                          std::to_string(bytes >> 20) + " MiB each way), radius " +
+                          std::to_string(trip.radius) + ", " + blur_options.trip_kernel + " kernel",
+                      "GB/s", "pageable", both);
   report.extra_columns = {"H2D ms", "kernel ms", "D2H ms", "CPU ms"};
   // The phases of the serial trips, timed alone by given code: each copy from or to host memory
   // of the rung's kind, and the trip's kernel on device memory. Each is a cell: its median time,

@@ -146,15 +146,12 @@ std::vector<LadderReport> timelines(const DemoOptions& options, std::size_t n,
       continue;
     TracedTrip traced = trace_trip(memory, trip, input, expected);
     const bool streams = memory == Memory::Streams;
-    LadderReport report;
-    report.title = "Lesson 06, timeline of one " + name + " trip" +
-                   (streams ? " in " + std::to_string(trip.chunks) + " chunks" : "") + ": " +
-                   std::to_string(n) + " floats (" + std::to_string(bytes >> 20) +
-                   " MiB each way), radius " + std::to_string(trip.radius) + ", " +
-                   std::string(name_of(kKernels, trip.kernel)) + " kernel";
-    report.metric_unit = "GB/s";
-    report.baseline = "pinned";
-    report.ceiling = both;
+    LadderReport report("Lesson 06, timeline of one " + name + " trip" +
+                            (streams ? " in " + std::to_string(trip.chunks) + " chunks" : "") +
+                            ": " + std::to_string(n) + " floats (" + std::to_string(bytes >> 20) +
+                            " MiB each way), radius " + std::to_string(trip.radius) + ", " +
+                            std::string(name_of(kKernels, trip.kernel)) + " kernel",
+                        "GB/s", "pinned", both);
     report.extra_columns = {"H2D ms", "kernel ms", "D2H ms", "overlapped ms"};
     report.notes.push_back(
         "time = a warm trip as the GPU timed it, from its first copy's start to its last copy's "

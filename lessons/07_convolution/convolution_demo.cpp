@@ -97,13 +97,10 @@ std::vector<LadderReport> run_ladder(const DemoOptions& options, const Convoluti
     return info.variant == Variant::Separable && !filter.separable();
   };
 
-  LadderReport report;
-  report.title = "Lesson 07, 2D convolution of a " + std::to_string(width) + " x " +
-                 std::to_string(height) + " float image, radius " + std::to_string(conv.radius) +
-                 ", " + conv.filter + " filter";
-  report.metric_unit = "GB/s";
-  report.baseline = "basic";
-  report.ceiling = ceilings::device_copy();
+  LadderReport report("Lesson 07, 2D convolution of a " + std::to_string(width) + " x " +
+                          std::to_string(height) + " float image, radius " +
+                          std::to_string(conv.radius) + ", " + conv.filter + " filter",
+                      "GB/s", "basic", ceilings::device_copy());
   report.extra_columns = {"GFLOP/s", "OP/B"};
   // The harness times the rung as the speed tests do: fresh images, every timed output checked
   // against the given basic rung, the clocks cross-checked (convolution_bench.hpp).

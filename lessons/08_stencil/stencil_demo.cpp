@@ -95,11 +95,8 @@ LadderReport kernel_ladder(const DemoOptions& options) {
   const Grid g = *parse_grid(options.size_or(kDefaultSize));
   StencilBench bench(g, heat_coefficients(0.125f));
 
-  LadderReport report;
-  report.title = "Lesson 08, 7-point stencil, one sweep of a " + shape_text(g) + " float grid";
-  report.metric_unit = "GB/s";
-  report.baseline = "basic";
-  report.ceiling = ceilings::device_copy();
+  LadderReport report("Lesson 08, 7-point stencil, one sweep of a " + shape_text(g) + " float grid",
+                      "GB/s", "basic", ceilings::device_copy());
   report.extra_columns = {"OP/B"};
   // The harness times the rung as the speed tests do: fresh fields, every timed output checked
   // against the given basic rung, the clocks cross-checked (stencil_bench.hpp).
@@ -152,12 +149,9 @@ LadderReport jacobi_table(const DemoOptions& options, const StencilOptions& sten
       }
   }
 
-  LadderReport report;
-  report.title = "Lesson 08, Jacobi heat diffusion: " + std::to_string(sweeps) + " sweeps of a " +
-                 shape_text(g) + " grid, alpha = 1/8";
-  report.metric_unit = "GB/s";
-  report.baseline = "basic";
-  report.ceiling = ceilings::device_copy();
+  LadderReport report("Lesson 08, Jacobi heat diffusion: " + std::to_string(sweeps) +
+                          " sweeps of a " + shape_text(g) + " grid, alpha = 1/8",
+                      "GB/s", "basic", ceilings::device_copy());
   report.extra_columns = {"us / sweep"};
   double basic_ms = 0.0;
   for (const Variant kernel : {Variant::Basic, best}) {

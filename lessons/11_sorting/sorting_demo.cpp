@@ -142,12 +142,9 @@ std::string what(const SortOptions& extra) {
 
 LadderReport ladder(std::size_t n, const DemoOptions& options, const SortOptions& extra) {
   const bool floats = extra.type == "float";
-  LadderReport report;
-  report.title = "Lesson 11, sorting " + power_text(n) + " " + what(extra);
-  report.metric_unit = "Mkeys/s";
+  LadderReport report("Lesson 11, sorting " + power_text(n) + " " + what(extra), "Mkeys/s",
+                      "thrust", cub_ceiling(n));
   report.ops_unit = "key";
-  report.baseline = "thrust";
-  report.ceiling = cub_ceiling(n);
   report.extra_columns = {"threads/block"};
   for (const auto& info : kVariants) {
     if (!options.wants(info.name))
@@ -173,15 +170,12 @@ LadderReport sweep(std::size_t total, const DemoOptions& options, const SortOpti
   const bool by_size = extra.sweep == "size";
   SortOptions uint_keys = extra;
   uint_keys.type = "uint";  // batches are uint32 keys
-  LadderReport report;
-  report.title = by_size ? "Lesson 11, the data-parallelism report's study: " + power_text(total) +
-                               " " + what(uint_keys) + " in arrays of each length"
-                         : "Lesson 11, the data-parallelism report's study: " + power_text(total) +
-                               " " + what(uint_keys) + ", the networks at each threads per block";
-  report.metric_unit = "Mkeys/s";
+  LadderReport report(
+      "Lesson 11, the data-parallelism report's study: " + power_text(total) + " " +
+          what(uint_keys) +
+          (by_size ? " in arrays of each length" : ", the networks at each threads per block"),
+      "Mkeys/s", "thrust", cub_ceiling(total));
   report.ops_unit = "key";
-  report.baseline = "thrust";
-  report.ceiling = cub_ceiling(total);
   report.extra_columns = {"array length", "arrays", "threads/block"};
   auto thrust_row = sort_row(Variant::Thrust, {1, total, false, extra.pairs, 0}, options);
   thrust_row.extra = {std::to_string(total), "1", "-"};

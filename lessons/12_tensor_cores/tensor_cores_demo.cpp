@@ -119,12 +119,9 @@ std::vector<LadderReport> run_demo_tables(const DemoOptions& options, const Tens
   const auto& fma_peak = ceilings::fp32_fma_peak();
   const auto& tensor_peak = ceilings::bf16_tensor_peak();
 
-  LadderReport ladder;
-  ladder.title = "Lesson 12, C = A B with M x N x K = " + shape_text(d) +
-                 ", uniform BF16 matrices, FP32 accumulation";
-  ladder.metric_unit = "GFLOP/s";
-  ladder.baseline = std::string(name_of(Variant::SimtBf16));
-  ladder.ceiling = bf16_gemm;
+  LadderReport ladder("Lesson 12, C = A B with M x N x K = " + shape_text(d) +
+                          ", uniform BF16 matrices, FP32 accumulation",
+                      "GFLOP/s", std::string(name_of(Variant::SimtBf16)), bf16_gemm);
   ladder.extra_columns = {"threads/block", "instruction"};
   ladder.compute_roof = tensor_peak;
   std::vector<std::string> skipped;

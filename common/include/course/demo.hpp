@@ -71,6 +71,15 @@ struct LadderRow {
 
 /// A ladder table: the rungs of one lesson at one size, against one ceiling.
 struct LadderReport {
+  LadderReport() = default;
+  /// A table titled @p title: its rungs' metric in @p metric_unit, their speedups over the rung
+  /// @p baseline, their shares of @p ceiling (measured in this run).
+  LadderReport(std::string title, std::string metric_unit, std::string baseline,
+               ceilings::Ceiling ceiling)
+      : title(std::move(title)),
+        metric_unit(std::move(metric_unit)),
+        baseline(std::move(baseline)),
+        ceiling(std::move(ceiling)) {}
   std::string title;                       ///< e.g. "transpose, 8192 x 8192 floats"
   std::string metric_unit;                 ///< e.g. "GB/s"
   std::string baseline;                    ///< the rung speedups are relative to
