@@ -5,7 +5,6 @@
 
 #include "course/bench.hpp"
 #include "course/demo.hpp"
-#include "course/error.hpp"
 #include "debugging.cuh"
 #include "debugging_bench.hpp"
 

@@ -10,7 +10,6 @@
 #include "course/bench.hpp"
 #include "course/data.hpp"
 #include "course/demo.hpp"
-#include "course/error.hpp"
 
 namespace {
 

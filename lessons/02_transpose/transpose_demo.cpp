@@ -4,7 +4,6 @@
 
 #include "course/bench.hpp"
 #include "course/demo.hpp"
-#include "course/error.hpp"
 #include "transpose.cuh"
 #include "transpose_bench.hpp"
 

@@ -11,7 +11,6 @@
 
 #include "course/bench.hpp"
 #include "course/demo.hpp"
-#include "course/error.hpp"
 #include "reduction.cuh"
 #include "reduction_bench.hpp"
 

@@ -12,7 +12,6 @@
 #include "course/bench.hpp"
 #include "course/buffer.hpp"
 #include "course/demo.hpp"
-#include "course/error.hpp"
 #include "stencil.cuh"
 #include "stencil_bench.hpp"
 #include "stencil_rungs.cuh"

@@ -11,7 +11,6 @@
 
 #include "course/bench.hpp"
 #include "course/demo.hpp"
-#include "course/error.hpp"
 #include "scan.cuh"
 #include "scan_bench.hpp"
 
