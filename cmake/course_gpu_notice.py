@@ -5,9 +5,9 @@
 
 CTest counts a skipped test as passed ("100% tests passed") and shows no skipped test's output,
 so a run without a GPU looks like a success. This reads the log of the run that just ended, as
-CTest writes it (BUILD/Testing/Temporary/LastTest*.log.tmp, renamed once CTest is done), and when
-tests were skipped with "[course] SKIPPED: <reason>" and no test printed "[course] gpu:" (none
-ran on a GPU), prints
+CTest writes it (BUILD/Testing/Temporary/LastTest*.log.tmp, with a suffix since CMake 4; renamed
+once CTest is done), and when tests were skipped with "[course] SKIPPED: <reason>" and no test
+printed "[course] gpu:" (none ran on a GPU), prints
 
     [course] No kernel was checked: no test of this run had a GPU, and the N tests that need
              one were skipped (<reason>). "tests passed" counts only the tests that need none.
@@ -32,8 +32,9 @@ OUTPUT_END = "<end of output>"
 
 
 def run_log(build_dir: Path) -> Optional[Path]:
-    """The log of the CTest run in progress: the newest LastTest*.log.tmp."""
-    logs = list((build_dir / "Testing" / "Temporary").glob("LastTest*.log.tmp"))
+    """The log of the CTest run in progress: the newest LastTest*.log.tmp (CMake 3) or
+    LastTest*.log.tmp<suffix> (CMake 4 adds a random suffix)."""
+    logs = list((build_dir / "Testing" / "Temporary").glob("LastTest*.log.tmp*"))
     return max(logs, key=lambda path: path.stat().st_mtime) if logs else None
 
 
@@ -90,7 +91,9 @@ def notice(build_dir: Path) -> List[str]:
 def main(argv: List[str]) -> int:
     try:
         lines = notice(Path(argv[1]).resolve()) if len(argv) == 2 else []
-    except Exception:  # noqa: BLE001  (a notice must never fail the CTest run)
+    except Exception as error:  # noqa: BLE001  (a notice must never fail the CTest run)
+        print(f"[course] (the no-GPU notice could not be made: {type(error).__name__}: {error})",
+              file=sys.stderr)
         lines = []
     if lines:
         print("\n".join(lines), flush=True)
