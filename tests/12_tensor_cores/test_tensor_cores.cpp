@@ -206,7 +206,10 @@ void check_changed_input(Variant variant, std::uint64_t seed) {
   run_and_check(", then again with B[36][128] changed too, in the same buffers");
 }
 
+// A rung this GPU or build cannot run (unsupported()) is SKIPPED with the reason, here for its
+// correctness row, by COURSE_SPEED_TEST_UNLESS for its speed row.
 void check_correct(Variant variant) {
+  COURSE_SKIP_IF(unsupported(variant));
   const std::uint64_t base = base_seed();
   std::uint64_t stream = 0;
   for (const Shape shape : correctness_shapes()) {
@@ -251,37 +254,19 @@ SpeedSample sample_of(Variant variant) {
 
 }  // namespace
 
-TEST_CASE("simt_bf16.correct") {
-  COURSE_SKIP_IF(unsupported(Variant::SimtBf16));
-  check_correct(Variant::SimtBf16);
-}
+COURSE_CORRECT_TEST("simt_bf16.correct", check_correct(Variant::SimtBf16));
 
-TEST_CASE("wmma.correct") {
-  COURSE_SKIP_IF(unsupported(Variant::Wmma));
-  check_correct(Variant::Wmma);
-}
-TEST_CASE("wmma.speed") {
-  COURSE_SKIP_IF(unsupported(Variant::Wmma));
-  COURSE_CHECK_SPEED("wmma.speed", Graded::Share, [] { return sample_of(Variant::Wmma); });
-}
+COURSE_CORRECT_TEST("wmma.correct", check_correct(Variant::Wmma));
+COURSE_SPEED_TEST_UNLESS(unsupported(Variant::Wmma), "wmma.speed", Graded::Share,
+                         sample_of(Variant::Wmma));
 
-TEST_CASE("mma_sync.correct") {
-  COURSE_SKIP_IF(unsupported(Variant::MmaSync));
-  check_correct(Variant::MmaSync);
-}
-TEST_CASE("mma_sync.speed") {
-  COURSE_SKIP_IF(unsupported(Variant::MmaSync));
-  COURSE_CHECK_SPEED("mma_sync.speed", Graded::Share, [] { return sample_of(Variant::MmaSync); });
-}
+COURSE_CORRECT_TEST("mma_sync.correct", check_correct(Variant::MmaSync));
+COURSE_SPEED_TEST_UNLESS(unsupported(Variant::MmaSync), "mma_sync.speed", Graded::Share,
+                         sample_of(Variant::MmaSync));
 
-TEST_CASE("wgmma.correct") {
-  COURSE_SKIP_IF(unsupported(Variant::Wgmma));
-  check_correct(Variant::Wgmma);
-}
-TEST_CASE("wgmma.speed") {
-  COURSE_SKIP_IF(unsupported(Variant::Wgmma));
-  COURSE_CHECK_SPEED("wgmma.speed", Graded::Share, [] { return sample_of(Variant::Wgmma); });
-}
+COURSE_CORRECT_TEST("wgmma.correct", check_correct(Variant::Wgmma));
+COURSE_SPEED_TEST_UNLESS(unsupported(Variant::Wgmma), "wgmma.speed", Graded::Share,
+                         sample_of(Variant::Wgmma));
 
 // Runs without a GPU: every check happens before the launcher touches the device (it asks
 // unsupported() only after them), so it never calls unsupported() itself.

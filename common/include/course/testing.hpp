@@ -94,6 +94,16 @@
   }                                                               \
   static_assert(true, "COURSE_SPEED_TEST(...) is used as a declaration")
 
+/// COURSE_SPEED_TEST for a rung this GPU or build may not run: SKIPPED with the reason
+/// @p unsupported (a std::optional<std::string>, e.g. a lesson's unsupported(variant)) holds,
+/// else graded as COURSE_SPEED_TEST grades it.
+#define COURSE_SPEED_TEST_UNLESS(unsupported, test, graded, ...)  \
+  TEST_CASE(test) {                                               \
+    COURSE_SKIP_IF(unsupported);                                  \
+    COURSE_CHECK_SPEED(test, graded, [] { return __VA_ARGS__; }); \
+  }                                                               \
+  static_assert(true, "COURSE_SPEED_TEST_UNLESS(...) is used as a declaration")
+
 /// Ends the current test case as SKIPPED when @p reason (a std::optional<std::string>, e.g. a
 /// lesson's unsupported(variant)) holds one: for a rung this GPU or build cannot run. See
 /// course::skip_test().
