@@ -51,9 +51,10 @@ def renderers() -> tuple[Optional[str], Optional[str]]:
     return browser, None
 
 
-def verdict(failures: list[str], problem: str, fine: str) -> int:
-    """Prints the failures under "FAIL: <problem> (how to mend it):", or @p fine when there are
-    none; returns the exit code."""
+def verdict(measured: list[str], failures: list[str], problem: str, fine: str) -> int:
+    """Prints what was measured (a line per deck), then the failures under "FAIL: <problem> (how
+    to mend it):", or @p fine when there are none; returns the exit code."""
+    print("\n".join(measured))
     if failures:
         print(f"FAIL: {problem} (split the slide, or elide the unchanged lines with `// ...`):")
         print("\n".join(f"  {f}" for f in failures))

@@ -24,6 +24,8 @@ from typing import Iterator, NamedTuple
 from deck_tools import DECKS, editions, inject, verdict
 MAX_LINES = 22
 MAX_COLUMNS = 102
+PROBLEM = f"code blocks over {MAX_LINES} lines or {MAX_COLUMNS} columns"
+FINE = f"every code block within {MAX_LINES} lines and {MAX_COLUMNS} columns"
 FENCE = re.compile(r"^\s*(```|~~~)")
 SEPARATOR = re.compile(r"^\s*(---|\*\*\*|___)\s*$")  # Marp starts a slide at every ruler
 
@@ -79,11 +81,9 @@ def main() -> int:
                     if block.lines > MAX_LINES or block.columns > MAX_COLUMNS:
                         failures.append(f"{deck} slide {block.slide} ({edition}): "
                                         f"{block.lines} lines, {block.columns} columns")
-    for deck, (lines, columns) in largest.items():
-        print(f"{deck}: largest code block {lines} lines, longest line {columns} columns")
-    return verdict(failures, f"code blocks over {MAX_LINES} lines or {MAX_COLUMNS} columns",
-                   f"every code block within {MAX_LINES} lines and {MAX_COLUMNS} columns "
-                   f"({', '.join(editions())} editions)")
+    measured = [f"{deck}: largest code block {lines} lines, longest line {columns} columns"
+                for deck, (lines, columns) in largest.items()]
+    return verdict(measured, failures, PROBLEM, f"{FINE} ({', '.join(editions())} editions)")
 
 
 if __name__ == "__main__":

@@ -28,6 +28,8 @@ from pathlib import Path
 
 from deck_tools import DECKS, MARP, SLIDES, editions, inject, renderers, verdict
 MIN_PX = 18.0
+PROBLEM = f"code below {MIN_PX} px or cut off"
+FINE = f"every code block at least {MIN_PX} px and on its slide"
 
 # Runs after Marp's own scripts have laid out and auto-scaled the slides (they turn each
 # <pre is="marp-pre"> into a <marp-pre> element, whose shadow SVG scales the code); writes one
@@ -115,11 +117,9 @@ def main() -> int:
                     if below > 0:
                         failures.append(f"{deck} slide {slide} ({edition}): code runs {below} px "
                                         f"off the slide")
-    for deck, px in sorted(smallest.items()):
-        print(f"{deck}: smallest code {px} px at 1280 x 720")
-    return verdict(failures, f"code below {MIN_PX} px or cut off",
-                   f"every code block at least {MIN_PX} px and on its slide "
-                   f"({', '.join(editions())})")
+    measured = [f"{deck}: smallest code {px} px at 1280 x 720"
+                for deck, px in sorted(smallest.items())]
+    return verdict(measured, failures, PROBLEM, f"{FINE} ({', '.join(editions())})")
 
 
 if __name__ == "__main__":
