@@ -371,6 +371,25 @@ class GradeSubmission(Scratch):
         self.assertEqual(snapshot(self.root), before)
 
 
+class SkeletonFiles(unittest.TestCase):
+    """grade_submission.py takes a student's copy of each SKELETON file, and of nothing else."""
+
+    def test_the_list_ends_at_any_keyword(self) -> None:
+        sys.path.insert(0, str(REPO / "tools" / "cluster"))
+        import grade_submission  # noqa: E402
+        with tempfile.TemporaryDirectory() as scratch:
+            edition = Path(scratch)
+            write(edition / "lessons" / "12_tc" / "CMakeLists.txt",
+                  "course_add_lesson(\n  GIVEN    launch.cu\n  SKELETON wmma.cu wgmma.cu\n"
+                  "  # wgmma.cu alone for sm_90a (SM90A)\n  SM90A    wgmma.cu\n"
+                  "  TEST     test.cpp)\n")
+            write(edition / "lessons" / "00_dbg" / "CMakeLists.txt",
+                  "course_add_lesson(SKELETON debugging.cu BROKEN_SKELETON TEST t.cpp)\n")
+            self.assertEqual(grade_submission.skeleton_files(edition, None),
+                             ["lessons/00_dbg/debugging.cu", "lessons/12_tc/wmma.cu",
+                              "lessons/12_tc/wgmma.cu"])
+
+
 class Collect(Scratch):
     TOOL = "collect.py"
 

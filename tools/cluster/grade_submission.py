@@ -41,8 +41,9 @@ from typing import Dict, List, Optional, Sequence
 MAX_FILE_BYTES = 1 << 20          # a skeleton file larger than this is not taken
 BUILD_TIMEOUT_S = 3600
 GRADE_TIMEOUT_S = 4 * 3600        # every test has its own CTest TIMEOUT; this bounds the rest
-SKELETON_RE = re.compile(
-    r"\bSKELETON\b(.*?)(?=\b(?:GIVEN|SOLUTION|TEST|DEMO|DEMO_BAD_OPTIONS|TIMEOUT)\b|\))", re.DOTALL)
+# The SKELETON list ends at the next keyword of course_add_lesson() (every keyword is upper case,
+# every file name lower case: GIVEN, TEST, SM90A, BROKEN_SKELETON, ...) or at its closing ")".
+SKELETON_RE = re.compile(r"\bSKELETON\b(.*?)(?=\b[A-Z][A-Z0-9_]*\b|\))", re.DOTALL)
 LESSON_DIR_RE = re.compile(r"^(\d{2})_")
 GRADE_PY = Path(__file__).resolve().parents[1] / "grade.py"  # the instructors' grader
 REPO = Path(__file__).resolve().parents[2]
