@@ -12,7 +12,7 @@ printed "[course] gpu:" (none ran on a GPU), prints
     [course] No kernel was checked: no test of this run had a GPU, and the N tests that need
              one were skipped (<reason>). "tests passed" counts only the tests that need none.
 
-then where to grade on a GPU (tools/grade.py's grade_on_a_gpu(), as the no-GPU scoreboard
+then where to grade on a GPU (course_grade's grade_on_a_gpu(), as the no-GPU scoreboard
 says it). Otherwise it prints nothing: CTest runs it after `ctest -N` and `--show-only` too, whose
 output a program may read. It always exits 0, since a failing post-test command fails the run.
 """
@@ -25,7 +25,10 @@ from typing import List, Optional, Tuple
 
 SOURCE_DIR = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(SOURCE_DIR / "tools"))
-import grade  # noqa: E402  (tools/grade.py: the scoreboard's patterns and advice)
+# The scoreboard's patterns and advice (tools/course_grade/, the grader's package).
+from course_grade.reasons import SKIPPED_RE  # noqa: E402
+from course_grade.render import grade_on_a_gpu  # noqa: E402
+from course_grade.results import GPU_RE  # noqa: E402
 
 OUTPUT_BEGIN = "Output:"
 OUTPUT_END = "<end of output>"
@@ -55,10 +58,10 @@ def test_outputs(log: str) -> List[str]:
 
 def no_kernel_checked(outputs: List[str]) -> Optional[Tuple[int, str]]:
     """(tests skipped, the first reason) when tests were skipped and none ran on a GPU."""
-    if any(grade.GPU_RE.search(output) for output in outputs):
+    if any(GPU_RE.search(output) for output in outputs):
         return None
     reasons = [match.group(1).strip() for match in
-               (grade.SKIPPED_RE.search(output) for output in outputs) if match]
+               (SKIPPED_RE.search(output) for output in outputs) if match]
     return (len(reasons), reasons[0]) if reasons else None
 
 
@@ -84,7 +87,7 @@ def notice(build_dir: Path) -> List[str]:
     return ["",
             f"[course] No kernel was checked: no test of this run had a GPU, and {tests} skipped",
             f"         ({reason}). \"tests passed\" counts only the tests that need no GPU.",
-            *grade.grade_on_a_gpu(SOURCE_DIR, from_the_course(SOURCE_DIR / "tools" / "grade.py"),
+            *grade_on_a_gpu(SOURCE_DIR, from_the_course(SOURCE_DIR / "tools" / "grade.py"),
                                   from_the_course(build_dir))]
 
 

@@ -40,10 +40,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course_grade.cli import main  # noqa: E402
-# The scoreboard's patterns and advice, as cmake/course_gpu_notice.py reads them from here.
-from course_grade.reasons import SKIPPED_RE  # noqa: E402,F401
-from course_grade.render import grade_on_a_gpu  # noqa: E402,F401
-from course_grade.results import GPU_RE  # noqa: E402,F401
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 from typing import Dict
 
-from .model import BONUS_KIND, NOT_RUN, PASS, SKIP, Row, Scoreboard, UsageError
-from .scoring import INTEGRITY, grand_totals
+from .model import BONUS_KIND, CHECK_KIND, NOT_RUN, PASS, SKIP, Row, Scoreboard, UsageError
+from .scoring import grand_totals
 
 
 def gradescope_test_output(row: Row) -> str:
@@ -26,7 +26,7 @@ def gradescope_test(row: Row) -> Dict[str, object]:
     bonus = row.kind == BONUS_KIND
     got = row.points_got or 0
     output = gradescope_test_output(row)
-    if row.name == INTEGRITY:
+    if row.kind == CHECK_KIND:
         output += (" (a check that earns no points itself: when it fails, the lesson's exercise"
                    " and stretch points are withheld)")
     elif row.points_max is None:
