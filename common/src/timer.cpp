@@ -3,28 +3,22 @@
 #include <algorithm>
 #include <vector>
 
-#include "course/buffer.hpp"
 #include "course/error.hpp"
-#include "course/gpu.hpp"
 
 namespace course {
 
-void flush_l2(cudaStream_t stream) {
-  // Kept for the life of the process: allocating per flush would cost more than the flush.
-  static DeviceBuffer<unsigned char> scratch(std::max<std::size_t>(gpu_info().l2_bytes * 2, 1 << 20));
-  CUDA_CHECK(cudaMemsetAsync(scratch.data(), 0x5A, scratch.bytes(), stream));
-}
-
 Timing time_on_gpu(const std::function<void(cudaStream_t)>& work, TimingOptions options,
                    cudaStream_t stream) {
-  for (int i = 0; i < options.warmup; ++i) work(stream);
+  for (int i = 0; i < options.warmup; ++i)
+    work(stream);
   CUDA_CHECK(cudaStreamSynchronize(stream));
 
   const int repeats = std::max(options.repeats, 1);
   std::vector<double> ms(static_cast<std::size_t>(repeats));
   EventTimer timer;
   for (auto& sample : ms) {
-    if (options.flush_l2) flush_l2(stream);
+    if (options.flush_l2)
+      flush_l2(stream);
     timer.start(stream);
     work(stream);
     sample = timer.stop(stream);
@@ -49,14 +43,18 @@ EventTimer::~EventTimer() {
   cudaEventDestroy(stop_);
 }
 
-void EventTimer::start(cudaStream_t stream) { CUDA_CHECK(cudaEventRecord(start_, stream)); }
+void EventTimer::start(cudaStream_t stream) {
+  CUDA_CHECK(cudaEventRecord(start_, stream));
+}
 
 double EventTimer::stop(cudaStream_t stream) {
   record_stop(stream);
   return elapsed();
 }
 
-void EventTimer::record_stop(cudaStream_t stream) { CUDA_CHECK(cudaEventRecord(stop_, stream)); }
+void EventTimer::record_stop(cudaStream_t stream) {
+  CUDA_CHECK(cudaEventRecord(stop_, stream));
+}
 
 double EventTimer::elapsed() const {
   CUDA_CHECK(cudaEventSynchronize(stop_));

@@ -20,7 +20,10 @@
 ///    to the launcher and records its events there. A host wall-clock measurement of a
 ///    synchronized batch of launches cross-checks the events: work that escapes to another
 ///    stream is seen by the host clock and not by the events, and fails the rung.
-/// 4. **Plausibility** (course::check_plausible): a share of the ceiling above the bound the
+/// 4. **A cold, clean L2.** Before each timed repeat course::flush_l2() reads a buffer twice the
+///    L2's size: nothing the launch reads is cached, and no dirty line it did not write waits to
+///    be written back during it (timer.hpp).
+/// 5. **Plausibility** (course::check_plausible): a share of the ceiling above the bound the
 ///    lesson README writes for the rung means the timing cannot be right.
 #pragma once
 
@@ -92,7 +95,7 @@ struct Trial {
 struct MeasureOptions {
   int warmup = 2;          ///< untimed, checked launches first
   int repeats = 15;        ///< timed, checked launches; the median is reported
-  bool flush_l2 = true;    ///< overwrite the L2 cache before each timed launch
+  bool flush_l2 = true;    ///< evict the L2 cache (course::flush_l2) before each timed launch
   std::uint64_t seed = 0;  ///< where the inputs' seeds start (tests pass a derived seed)
 };
 
