@@ -94,6 +94,16 @@ T* workspace(std::size_t count) {
   return reinterpret_cast<T*>(buffer.data());
 }
 
+unsigned* arrival_counter() {
+  static DeviceBuffer<unsigned> counter = [] {
+    DeviceBuffer<unsigned> zero(1);
+    zero.fill_bytes(0);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    return zero;
+  }();
+  return counter.data();
+}
+
 template <class T>
 void fill_identity(Op op, T* d_out, cudaStream_t stream) {
   with_op<T>(op, [&](auto functor) {

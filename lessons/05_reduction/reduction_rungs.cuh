@@ -40,6 +40,12 @@ void fill_identity(Op op, T* d_out, cudaStream_t stream);
 template <class T>
 T* workspace(std::size_t count);
 
+/// Given: one unsigned counter in device memory, zero before every call of a launcher. A kernel
+/// that counts on it (each block adds 1 as it finishes; the block that sees the count reach
+/// gridDim.x - 1 knows it is the last) must set it back to 0 before it ends. Shared like
+/// workspace().
+unsigned* arrival_counter();
+
 // The passes of the tree rungs (n > 0, block a power of two in [64, 1024]).
 template <class T>
 void pass_interleaved_divergent(Op op, const T* d_in, T* d_out, std::size_t n, int block,

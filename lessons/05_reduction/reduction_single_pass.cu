@@ -46,11 +46,14 @@ void run_warp_shuffle(Op op, const T* d_in, T* d_out, std::size_t n, int block,
 // TODO(student), stretch: rung "vectorized". Reach for CUB DeviceReduce (the demo prints your
 // share of it). Ideas, each worth measuring: load float4 / int4 (16 bytes per instruction; the
 // first elements up to a 16-byte boundary and the last few are read one by one, since d_in may
-// start anywhere); launch only as many blocks as the GPU holds at once
-// (cudaOccupancyMaxActiveBlocksPerMultiprocessor x gpu_info().sm_count, asked once) and let each
-// thread stride over the vectors with several independent accumulators; finish with
-// block_reduce, one value per block into workspace<T>(blocks), and a one-block kernel that
-// reduces those into *d_out: two launches, no atomics, no identity fill.
+// start anywhere); launch a grid the GPU holds at once (two blocks of 512 threads per SM, at most
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor of them, times gpu_info().sm_count, asked once)
+// and let each thread stride over the vectors with four loads in flight into four independent
+// accumulators; finish in the same launch: block_reduce, thread 0 stores the block's value in
+// workspace<T>(blocks)[blockIdx.x], calls __threadfence(), then atomicAdd(arrival_counter(), 1u)
+// (given, reduction_rungs.cuh); the block that gets gridDim.x - 1 back is the last: it reduces
+// the partials (read them with __ldcg), writes *d_out and sets the counter back to 0. One
+// launch, no identity fill, no atomics on the result.
 template <class T>
 void run_vectorized(Op op, const T* d_in, T* d_out, std::size_t n, cudaStream_t stream) {
   throw NotImplemented("vectorized", kHere);

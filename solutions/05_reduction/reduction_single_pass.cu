@@ -104,13 +104,16 @@ __global__ void warp_shuffle_kernel(const T* __restrict__ in, T* out, std::size_
 //! [vectorized_kernel]
 // Reaching for CUB. (1) 16-byte loads: a float4 moves four elements per instruction. They need a
 // 16-byte aligned address, so the first `head` elements (up to 3) before the first aligned one,
-// and the `tail` after the last whole vector, are read one by one. (2) A grid of exactly as many
-// blocks as the GPU holds at once, each thread striding over the vectors: no block waits for a
-// slot, and no block is launched for little work. (3) Four loads in flight per thread per
-// iteration, into four independent accumulators. (4) No atomics and no identity fill: each block
-// writes its value to partials[blockIdx.x], and a one-block kernel finishes.
+// and the `tail` after the last whole vector, are read one by one. (2) A grid of two blocks of 512
+// threads per SM, each thread striding over the vectors: no block waits for a slot, and no block
+// is launched for little work. (3) Four loads in flight per thread per iteration, into four
+// independent accumulators: 1024 threads x 4 x 16 bytes = 64 KiB in flight per SM, well over what
+// Little's law asks of an H100 (3.35 TB/s x ~0.65 us / 132 SMs, about 17 KB) or an H200 (about
+// 24 KB). (4) One launch: no atomics on the result, no identity fill, no second kernel. Each block
+// leaves its value in partials[blockIdx.x] and counts itself in *arrivals; the block that arrives
+// last reduces the partials and writes *out.
 constexpr int kVecThreads = 512;
-constexpr int kFinishThreads = 1024;
+constexpr int kVecBlocksPerSm = 2;
 
 template <class T>
 using Vec4 = std::conditional_t<std::is_same_v<T, float>, float4, int4>;
@@ -123,8 +126,8 @@ __device__ T combine4(Vec4<T> x, Op op) {
 //! [vectorized_pass]
 template <class T, class Op>
 __global__ void __launch_bounds__(kVecThreads)
-    vectorized_kernel(const T* __restrict__ in, T* __restrict__ partials, std::size_t n,
-                      std::size_t head, Op op) {
+    vectorized_kernel(const T* __restrict__ in, T* __restrict__ partials, unsigned* arrivals,
+                      T* __restrict__ out, std::size_t n, std::size_t head, Op op) {
   const auto* vectors = reinterpret_cast<const Vec4<T>*>(in + head);
   const std::size_t count = (n - head) / 4;
   const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -149,31 +152,42 @@ __global__ void __launch_bounds__(kVecThreads)
   if (thread < n - tail_start)
     a2 = op(a2, in[tail_start + thread]);
   const T v = block_reduce(op(op(a0, a1), op(a2, a3)), op);
-  if (threadIdx.x == 0)
-    partials[blockIdx.x] = v;
-}
-//! [vectorized_pass]
+  //! [vectorized_pass]
 
-template <class T, class Op>
-__global__ void __launch_bounds__(kFinishThreads)
-    finish_kernel(const T* __restrict__ partials, T* __restrict__ out, unsigned count, Op op) {
-  T v = Op::identity();
-  for (unsigned i = threadIdx.x; i < count; i += blockDim.x)
-    v = op(v, partials[i]);
-  v = block_reduce(v, op);
-  if (threadIdx.x == 0)
-    *out = v;
+  //! [vectorized_finish]
+  // The fence makes this block's partial visible to every other block before the count says it
+  // is there; the block whose count is the last one then sees all of them.
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = v;
+    __threadfence();
+    last = atomicAdd(arrivals, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last)
+    return;
+  T w = Op::identity();
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x)
+    w = op(w, __ldcg(partials + b));  // from L2, where the other SMs' writes are
+  w = block_reduce(w, op);
+  if (threadIdx.x == 0) {
+    *out = w;
+    *arrivals = 0;  // as arrival_counter() promises the next call
+  }
 }
+//! [vectorized_finish]
 //! [vectorized_kernel]
 
-// Blocks of vectorized_kernel<T, Op> the GPU holds at once: asked once, then remembered.
+// Blocks of vectorized_kernel<T, Op> to launch: kVecBlocksPerSm per SM, or fewer if the GPU holds
+// fewer at once (asked once, then remembered).
 template <class T, class Op>
 unsigned resident_blocks() {
   static const unsigned blocks = [] {
     int per_sm = 0;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, vectorized_kernel<T, Op>,
                                                              kVecThreads, 0));
-    return static_cast<unsigned>(std::max(1, per_sm * gpu_info().sm_count));
+    return static_cast<unsigned>(
+        std::max(1, std::min(per_sm, kVecBlocksPerSm) * gpu_info().sm_count));
   }();
   return blocks;
 }
@@ -212,12 +226,8 @@ void run_vectorized(Op op, const T* d_in, T* d_out, std::size_t n, cudaStream_t 
     using Functor = decltype(functor);
     const unsigned blocks =
         std::max(1u, std::min(resident_blocks<T, Functor>(), blocks_for(vectors, kVecThreads)));
-    // One block writes the result itself; more leave one value each for finish_kernel.
-    T* partials = blocks == 1 ? d_out : workspace<T>(blocks);
-    vectorized_kernel<<<blocks, kVecThreads, 0, stream>>>(d_in, partials, n, head, functor);
-    CUDA_CHECK_LAST();
-    if (blocks > 1)
-      finish_kernel<<<1, kFinishThreads, 0, stream>>>(partials, d_out, blocks, functor);
+    vectorized_kernel<<<blocks, kVecThreads, 0, stream>>>(
+        d_in, workspace<T>(blocks), arrival_counter(), d_out, n, head, functor);
   });
   CUDA_CHECK_LAST();
 }
