@@ -19,7 +19,7 @@ enum class Variant {
   Tiled,             ///< exercise: TILE x TILE tiles of A and B in shared memory (TILE = 32)
   Register1d,        ///< exercise: each thread accumulates a column of 8 outputs in registers
   Register2d,        ///< stretch: 8 x 8 outputs per thread, float4 reads of the shared tiles
-  Warptiled,         ///< stretch: warp tiles, double buffering: the road to cuBLAS
+  Warptiled,         ///< stretch: warp tiles fed by a cp.async pipeline: the road to cuBLAS
 };
 
 /// A rung's name, kind and launch shape, for tables, tests and docs.
@@ -38,7 +38,7 @@ inline constexpr std::array<VariantInfo, 6> kVariants{{
     {Variant::Tiled, "tiled", "exercise", 1024, 1},
     {Variant::Register1d, "register_1d", "exercise", 512, 8},
     {Variant::Register2d, "register_2d", "stretch", 256, 64},
-    {Variant::Warptiled, "warptiled", "stretch", 256, 64},
+    {Variant::Warptiled, "warptiled", "stretch", 256, 128},
 }};
 
 /// The name of @p variant.

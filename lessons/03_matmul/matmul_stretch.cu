@@ -33,17 +33,22 @@ void launch_register_2d(const float* d_a, const float* d_b, float* d_c, int m, i
 
 //! [warptiled_exercise]
 // TODO(student), stretch: rung "warptiled". Take register_2d to 70 % of cuBLAS or more:
-//   - Warp tiles: arrange each warp's 32 lanes so that the 8 lanes of a quarter-warp read one
-//     float4 of A (a broadcast) and 8 consecutive float4s of B (every bank once). The README's
-//     "Napkin math" section ("A warp layout without bank conflicts") shows one layout: 32 x 64
-//     warp tiles, lanes in a 4 x 8 grid, each lane 2 x 2 sub-tiles of 4 x 4.
-//   - Double buffering: two copies of each shared tile; load the next step's tiles from global
-//     memory into registers before computing on the current copy, store them into the other
-//     copy after. Work out why one __syncthreads() per step is then enough.
-//   - float4 global loads and stores when m, n are multiples of 128, k of 8, and the pointers are
-//     16-byte aligned; a checked path (zeros outside, guarded stores) for every other shape.
-//   - __launch_bounds__(256, 2), and check with -Xptxas -v that nothing spills.
-// Launch with grid (blocks_for(n, 128), blocks_for(m, 128)) and 256 threads per block.
+//   - Warp tiles: a block of 256 threads owns 128 x 256 of C, each of its 8 warps 64 x 64. A
+//     warp's lanes form a 4 x 8 grid; each lane computes 4 x 2 sub-tiles of 4 x 4 (rows 16 apart,
+//     columns 32 apart), 16 x 8 outputs, and a quarter-warp reads one float4 of A (a broadcast)
+//     and 8 consecutive float4s of B (every bank once): README, "Napkin math".
+//   - A ring of 4 stages, each a 16 x 128 tile of A stored transposed (rows padded to 132 floats)
+//     and a 16 x 256 tile of B: 97 KB of dynamic shared memory (cudaFuncSetAttribute once). Fill
+//     it with cp.async (README, "Towards cuBLAS"): start tiles 0, 1, 2, one commit_group each;
+//     then per step s: wait_group 2, __syncthreads(), start tile s + 3 into the stage of tile
+//     s - 1, commit (also when nothing is left to copy), compute tile s. Why is that one barrier
+//     enough? Compute the copies' pointers and shared addresses once, then add a tile per step.
+//   - 16-byte copies and float4 stores when m, n, k are multiples of 128, 256, 16 and the pointers
+//     16-byte aligned; else 4-byte copies, zero-filled outside A and B, and checked stores.
+//   - __launch_bounds__(256, 1); check with -Xptxas -v that nothing spills. cp.async needs compute
+//     capability 8.0: put `#if __CUDA_ARCH__ >= 800` around the kernel's body, and on an older GPU
+//     (gpu_info()) launch register_2d's tiles double-buffered through registers instead.
+// Launch with grid (blocks_for(n, 256), blocks_for(m, 128)), 256 threads and 97 KB per block.
 void launch_warptiled(const float* d_a, const float* d_b, float* d_c, int m, int n, int k,
                       cudaStream_t stream) {
   throw NotImplemented("warptiled", kHere);

@@ -24,14 +24,17 @@ using namespace course::lesson03;
 using Shape = ProductShape;
 
 // M x N x K. Single elements; prime and odd sizes; a block tile (128) and a warp (32) plus or
-// minus one in each dimension; whole 128 x 128 x 8 tiles (the warptiled rung's 16-byte path) and
-// whole M, N tiles with a ragged K; long thin rectangles; k = 1; empty products (C = 0 when
-// k = 0); and, outside the sanitizer runs, 1000^3 and the demo's 4096^3 (65 x 63 x 66 under them).
+// minus one in each dimension; whole 128 x 128 x 8 tiles (register_2d's block tile) and
+// whole M, N tiles with a ragged K; whole 128 x 256 x 16 tiles (the warptiled rung's 16-byte path)
+// for 1 step, for 3 (as many as its ring has in flight) and for 5 (the ring wraps around); long
+// thin rectangles; k = 1; empty products (C = 0 when k = 0); and, outside the sanitizer runs,
+// 1000^3 and the demo's 4096^3 (65 x 63 x 66 under them).
 std::vector<Shape> correctness_shapes() {
-  const std::vector<Shape> shapes{{1, 1, 1},       {17, 33, 9},   {127, 255, 63}, {31, 33, 32},
-                                  {129, 127, 130}, {127, 129, 1}, {128, 128, 8},  {256, 384, 136},
-                                  {256, 128, 20},  {1, 4096, 7},  {4096, 1, 33},  {33, 17, 4096},
-                                  {5, 7, 0},       {0, 5, 5},     {5, 0, 5}};
+  const std::vector<Shape> shapes{{1, 1, 1},       {17, 33, 9},    {127, 255, 63}, {31, 33, 32},
+                                  {129, 127, 130}, {127, 129, 1},  {128, 128, 8},  {256, 384, 136},
+                                  {256, 128, 20},  {128, 256, 16}, {256, 256, 48}, {128, 256, 80},
+                                  {1, 4096, 7},    {4096, 1, 33},  {33, 17, 4096}, {5, 7, 0},
+                                  {0, 5, 5},       {5, 0, 5}};
   return product_correctness_shapes(shapes, {65, 63, 66});
 }
 
@@ -178,15 +181,20 @@ void check_correct(Rung rung) {
   for (const Shape shape : limit_shapes())
     check_one(rung, shape, Input::Uniform, derive_seed(base, stream++));
   // Each pointer one float past a 16-byte boundary, alone and all together: no rung may assume
-  // cudaMalloc's alignment of any of them. 128 x 128 x 8 and 256 x 384 x 136 (not under the
-  // sanitizers) would take the warptiled rung's 16-byte path if the pointers allowed it.
-  std::vector<Shape> misaligned{{128, 128, 8},
-                                sanitize_mode() ? Shape{65, 63, 18} : Shape{129, 127, 130}};
+  // cudaMalloc's alignment of any of them. 128 x 256 x 16 would take the warptiled rung's 16-byte
+  // path if the pointers allowed it; 128 x 128 x 8 and 256 x 384 x 136 (not under the
+  // sanitizers) that of its fallback for GPUs without cp.async.
+  std::vector<Shape> misaligned{
+      {128, 128, 8}, {128, 256, 16}, sanitize_mode() ? Shape{65, 63, 18} : Shape{129, 127, 130}};
   if (!quick_mode())
     misaligned.push_back({256, 384, 136});
   for (const Shape shape : none_under_racecheck(misaligned))
     for (const Offsets offsets : kMisalignedOperands)
       check_one(rung, shape, Input::Uniform, derive_seed(base, stream++), offsets);
+  // The sanitizer runs keep no shape as large as the warptiled rung's whole tile: one block of its
+  // 16-byte path, 5 steps, so that memcheck and racecheck see it and its ring wrap around.
+  if (sanitize_mode() && rung.variant == Variant::Warptiled)
+    check_one(rung, {128, 256, 80}, Input::Uniform, derive_seed(base, stream++));
   check_changed_input(rung, derive_seed(base, stream++));
 }
 
