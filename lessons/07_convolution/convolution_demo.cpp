@@ -46,7 +46,7 @@ Filter make_demo_filter(const std::string& name, int radius) {
 // memory as free (README.md, "Arithmetic intensity"). The tile shapes are the reference
 // solution's: 32 x 32 tiles for the exercises; 64 x 32 outputs per block for separable (both
 // passes over the tile with its halo rows); for register_coarsened, a warp's strip of 128
-// columns (64 from r = 4 on) x 32 rows, loaded with r rows and r columns more on every side.
+// columns x 8 rows (64 x 32 from r = 4 on), loaded with r rows and r columns more on every side.
 double design_op_per_byte(Variant variant, int r) {
   const double side = 2 * r + 1, taps = side * side;
   switch (variant) {
@@ -65,7 +65,8 @@ double design_op_per_byte(Variant variant, int r) {
       return 2.0 * side * ((h + 2 * r) * w + h * w) / (4.0 * (h + 2 * r) * (w + 2 * r));
     }
     case Variant::RegisterCoarsened: {
-      const double w = r <= 3 ? 128 : 64, h = 32;  // two columns per thread from r = 4 on
+      // Two columns per thread and 32-row strips from r = 4 on.
+      const double w = r <= 3 ? 128 : 64, h = r <= 3 ? 8 : 32;
       return 2.0 * w * h * taps / (4.0 * (h + 2 * r) * (w + 2 * r));
     }
   }

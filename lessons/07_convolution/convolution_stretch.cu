@@ -29,19 +29,21 @@ void launch_separable(const float* d_in, float* d_out, int width, int height, co
 
 //! [register_coarsened_exercise]
 // TODO(student), stretch: rung "register_coarsened". Reach for the copy ceiling with any filter
-// (the README's "Measured" gives the reference's share at 8192^2, r = 2). One output per thread
-// leaves three costs: few loads in flight, (2r + 1)^2 shared reads per output, and blocks that
-// load, then compute.
-//   * Let each thread own four adjacent columns (one float4; the reference takes two from
-//     r = 4 on, so that the accumulators fit in registers) and walk down a strip of rows
-//     (32 in the reference). Each input row adds into the 2r + 1 output rows it belongs to
-//     (output row t - 2r + k through filter row 2r - k); keep those accumulators in a register
-//     array indexed by t mod (2r + 1), and unroll the walk 2r + 1 rows at a time so that every
-//     index is a compile-time constant (template<int R>).
+// (the README's "Measured" gives the reference's share at 8192^2, r = 2).
+//   * Let each thread own four adjacent columns (one float4; two from r = 4 on) and walk a
+//     strip of rows, one per blockIdx.y (8 rows up to r = 3, 32 beyond, in the reference).
+//     Step t reads input row begin - r + t and adds it into the 2r + 1 output rows it feeds
+//     (row begin + t - 2r + k through filter row 2r - k): accumulators in a register array
+//     indexed by t mod (2r + 1), a compile-time index (template<int R>, loops unrolled).
 //   * Take the r columns left and right of a thread's four from the neighbouring lanes
 //     (__shfl_up_sync, __shfl_down_sync); only the warp's edge lanes need them from memory.
 //   * Keep rows in flight without spending registers: copy them into a small ring in shared
 //     memory per warp with __pipeline_memcpy_async (<cuda_pipeline.h>), several rows ahead.
+//   * Then close the gap (README, "What closed the gap"). Odd strips walk *up* (step t reads
+//     row end - 1 + r - t, finishes row end - 1 - (t - 2r), filter row k where walking down
+//     takes 2r - k), so that neighbouring strips read their shared rows together (L2). And a
+//     full strip's walk (8 + 2r steps) is unrolled whole, so that the multiply-adds into rows
+//     outside the strip drop out at compile time; a shorter last strip can keep a loop.
 void launch_register_coarsened(const float* d_in, float* d_out, int width, int height,
                                const Filter& filter, cudaStream_t stream) {
   throw NotImplemented("register_coarsened", kHere);

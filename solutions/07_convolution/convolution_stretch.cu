@@ -102,13 +102,12 @@ __global__ void __launch_bounds__(kThreads)
 // too few loads in flight per thread, (2r + 1)^2 shared-memory reads per output (as many as the
 // multiply-adds), and a block that first loads and then computes, so that its SM's memory and
 // arithmetic take turns instead of overlapping. Here every thread owns four adjacent columns
-// (one float4) and walks down kChunkRows output rows of them, as lesson 08's threads walk
-// along z:
-//  * Each input row is added, once, into the 2r + 1 output rows it belongs to. Input row t of
-//    the walk feeds output rows t - 2r ... t through filter rows 2r ... 0, so 2r + 1 float4
-//    accumulators are live; output row t - 2r is complete after row t and is stored. The
-//    accumulators form a ring indexed by t mod (2r + 1): unrolling the walk 2r + 1 steps at a
-//    time makes every index a compile-time constant, so the ring stays in registers.
+// (one float4) and walks a strip of output rows of them, as lesson 08's threads walk along z:
+//  * Each input row is added, once, into the 2r + 1 output rows it belongs to. Step t of the
+//    walk feeds output rows t - 2r ... t through filter rows 2r ... 0, so 2r + 1 float4
+//    accumulators are live; output row t - 2r is complete after step t and is stored. The
+//    accumulators form a ring indexed by t mod (2r + 1), a compile-time index wherever the walk
+//    is unrolled, so the ring stays in registers.
 //  * The horizontal window comes from the neighbouring lanes. A thread needs r columns left and
 //    right of its four; the lanes holding them hand them over with __shfl_up_sync and
 //    __shfl_down_sync. Only the warp's edge lanes take them from memory.
@@ -118,12 +117,26 @@ __global__ void __launch_bounds__(kThreads)
 //    block barrier: each thread reads back the four floats it copied itself, and a
 //    __syncwarp() covers the few edge columns other lanes copied. (On an H200, keeping the rows
 //    in flight in registers instead reached 64.6 % of copy at 79 registers a thread, 70.5 % when
-//    held to 64; this reaches 83 % there, and about four fifths on the H100 of slides/results.)
-// Reads per output: one input float from DRAM (plus 2r / kChunkRows rows of vertical halo, from
-// L2), one from shared memory; the (2r + 1)^2 weights are operands of the multiply-adds.
+//    held to 64.) An SM holds about 100 KB in flight this way, several times what Little's law
+//    asks (bandwidth x latency: 16-24 KB per SM on an H100 or H200). What held the copy's speed
+//    back was elsewhere, and the strips are shaped against it (up to r = 3):
+//  * Odd strips (blockIdx.y odd) walk *up*. Neighbouring strips share the 2r input rows around
+//    their border; walking in opposite directions, both reach them at the same moment (both
+//    start there, or both end there), so the second read hits L2 instead of DRAM. Strips are
+//    8 rows: short-lived, so the live rows form a compact band and the last wave drains soon.
+//  * A full strip's whole walk (8 + 2r steps) is unrolled. A loop adds its first and last 2r
+//    input rows into the accumulators of rows outside the strip too, never stored: +50 %
+//    multiply-adds at 8 rows, r = 2 (on an H200, 69 % of copy against 88 % unrolled). Unrolled,
+//    ring slot, accumulator and "is this output row in the strip" are compile-time and those
+//    multiply-adds vanish. Only for short strips: 32 rows unrolled whole overflow the
+//    instruction cache (52-62 % of copy).
+// The last, partial strip of an image keeps the loop. From r = 4 on, the walk keeps the earlier
+// design (32-row strips, all down, the loop): there the multiply-adds set the pace, 8-row strips
+// would waste more row updates than they use, and unrolled walks would not fit the instruction
+// cache. Reads per output: one input float from DRAM (and 2r rows a strip from L2), one from
+// shared memory; the (2r + 1)^2 weights are operands of the multiply-adds.
 constexpr int kCoarseWarps = 4;                    // warps per block, side by side along x
 constexpr int kCoarseThreads = 32 * kCoarseWarps;  // 128 threads
-constexpr int kChunkRows = 32;                     // output rows a warp walks down
 constexpr int kStages = 6;                         // input rows in a warp's ring
 constexpr int kPad = 8;  // ring columns left and right of the warp's (>= kMaxRadius, 16 bytes)
 constexpr unsigned kFullWarp = 0xffffffffu;
@@ -138,6 +151,8 @@ struct Strip {
   static constexpr int kCols = R <= 3 ? 4 : 2;              // output columns per thread
   static constexpr int kWarpCols = 32 * kCols;              // columns per warp
   static constexpr int kRingRow = kPad + kWarpCols + kPad;  // floats per input row in the ring
+  static constexpr bool kShort = R <= 3;         // 8-row strips, mirrored, full walks unrolled
+  static constexpr int kRows = kShort ? 8 : 32;  // output rows per strip (blockIdx.y)
 };
 
 // The kCols floats at p (16- or 8-byte aligned) as one load or store.
@@ -195,102 +210,200 @@ __device__ void stage_row(float* slot, const float* __restrict__ in, int row, in
   }
 }
 
+// Where step t of the walk of strip [begin, end) reads and writes. Walking up is walking down
+// the image flipped vertically: the same steps, with filter row k where walking down takes
+// row 2R - k.
+template <int R, bool kUp>
+struct Rows {
+  int begin, end;
+  __device__ int in(int t) const { return kUp ? end - 1 + R - t : begin - R + t; }  // read
+  __device__ int out(int t) const {  // finished by step t >= 2R
+    return kUp ? end - 1 - (t - 2 * R) : begin + t - 2 * R;
+  }
+  // The filter row through which step t's input goes into output row t - 2R + k.
+  __device__ static constexpr int filter(int k) { return kUp ? k : 2 * R - k; }
+};
+
+// Step t's window: columns x - R ... x + kCols - 1 + R of the input row in the ring, where r
+// points at this thread's columns. The thread's own columns from the ring, the rest from the
+// neighbouring lanes, or from the ring at the warp's edges.
+template <int R>
+__device__ __forceinline__ void load_window(const float* r, int lane,
+                                            float (&w)[Strip<R>::kCols + 2 * R]) {
+  constexpr int kCols = Strip<R>::kCols;
+  float mid[kCols];
+  load_cols<kCols>(r, mid);
+#pragma unroll
+  for (int c = 0; c < kCols; ++c)
+    w[R + c] = mid[c];
+#pragma unroll
+  for (int j = 1; j <= R; ++j) {
+    const int d = (j + kCols - 1) / kCols;  // lanes away
+    const float from_left = __shfl_up_sync(kFullWarp, mid[d * kCols - j], d);
+    const float from_right = __shfl_down_sync(kFullWarp, mid[kCols - 1 + j - d * kCols], d);
+    w[R - j] = lane < d ? r[-j] : from_left;
+    w[R + kCols - 1 + j] = lane >= 32 - d ? r[kCols - 1 + j] : from_right;
+  }
+}
+
+// One output row's accumulator a += the window w through filter row `row`.
+template <int R>
+__device__ __forceinline__ void add_row(float (&a)[Strip<R>::kCols], int row,
+                                        const float (&w)[Strip<R>::kCols + 2 * R]) {
+#pragma unroll
+  for (int c = 0; c < Strip<R>::kCols; ++c)
+#pragma unroll
+    for (int j = 0; j < 2 * R + 1; ++j)
+      a[c] += c_stretch_filter[row * (2 * R + 1) + j] * w[c + j];
+}
+
+// Stores a finished output row's columns that lie in the image (o: its column x).
 template <int R, bool kVector>
-__global__ void __launch_bounds__(kCoarseThreads)
-    register_coarsened_kernel(const float* __restrict__ in, float* __restrict__ out, int width,
-                              int height) {
+__device__ __forceinline__ void store_row(float* o, int x, int width,
+                                          const float (&a)[Strip<R>::kCols]) {
+  if constexpr (kVector) {
+    if (x < width)
+      store_cols<Strip<R>::kCols>(o, a);
+  } else {
+#pragma unroll
+    for (int c = 0; c < Strip<R>::kCols; ++c)
+      if (x + c < width)
+        o[c] = a[c];
+  }
+}
+
+// The walk as a loop, for a partial strip and for every strip from r = 4 on: unrolled 2R + 1
+// steps at a time, so that the accumulator index t mod (2R + 1) is a compile-time constant.
+// Every input row goes into all 2R + 1 accumulators, those of the rows before and after the
+// strip too (never stored: a run-time test per step cost more than it saved).
+template <int R, bool kVector, bool kUp>
+__device__ __forceinline__ void walk(float (*ring)[Strip<R>::kRingRow],
+                                     const float* __restrict__ in, float* __restrict__ out,
+                                     int width, int height, int warp_x0, int lane,
+                                     Rows<R, kUp> rows) {
   constexpr int kSide = 2 * R + 1;
   constexpr int kCols = Strip<R>::kCols;
-  constexpr int kWindow = kCols + 2 * R;  // input columns one step reads
-  __shared__ __align__(16) float rings[kCoarseWarps][kStages][Strip<R>::kRingRow];
-  const int lane = threadIdx.x % 32;
-  const int warp = threadIdx.x / 32;
-  const int warp_x0 = (blockIdx.x * kCoarseWarps + warp) * Strip<R>::kWarpCols;
-  if (warp_x0 >= width)
-    return;  // the whole warp is right of the image (no barrier waits for it)
   const int x = warp_x0 + kCols * lane;
-  const int y0 = blockIdx.y * kChunkRows;
-  // Input rows y0 - R ... : 2R rows of warm-up, then one finished output row per step.
-  const int steps = min(kChunkRows, height - y0) + 2 * R;
-  float(*ring)[Strip<R>::kRingRow] = rings[warp];
+  const int steps = (rows.end - rows.begin) + 2 * R;  // 2R steps of warm-up, then a row a step
 
   // Rows 0 ... kStages - 2 in flight before the first step; one group of copies per row.
 #pragma unroll
   for (int t = 0; t < kStages - 1; ++t) {
     if (t < steps)
-      stage_row<R, kVector>(ring[t], in, y0 - R + t, warp_x0, lane, width, height);
+      stage_row<R, kVector>(ring[t], in, rows.in(t), warp_x0, lane, width, height);
     __pipeline_commit();
   }
   float acc[kSide][kCols] = {};
-  int slot = 0;  // the ring row of input row t: t mod kStages
+  int slot = 0;  // the ring row of step t: t mod kStages
 
   for (int base = 0; base < steps; base += kSide) {
 #pragma unroll
     for (int p = 0; p < kSide; ++p) {
-      const int t = base + p;  // input row y0 - R + t; t mod kSide == p
+      const int t = base + p;  // t mod kSide == p
       if (t >= steps)
         break;                             // the same for the whole warp
-      __pipeline_wait_prior(kStages - 2);  // this thread's copies of row t have landed
+      __pipeline_wait_prior(kStages - 2);  // this thread's copies of step t's row have landed
       __syncwarp();  // ... and every lane's: the edge columns came from other lanes
-      // Row t - 1's ring row is free now (every lane read it before the __syncwarp): refill it
-      // with row t + kStages - 1, kStages - 1 rows ahead.
+      // Step t - 1's ring row is free now (every lane read it before the __syncwarp): refill it
+      // with step t + kStages - 1's row, kStages - 1 steps ahead.
       const int ahead = t + kStages - 1;
       if (ahead < steps)
-        stage_row<R, kVector>(ring[slot == 0 ? kStages - 1 : slot - 1], in, y0 - R + ahead, warp_x0,
+        stage_row<R, kVector>(ring[slot == 0 ? kStages - 1 : slot - 1], in, rows.in(ahead), warp_x0,
                               lane, width, height);
       __pipeline_commit();
-
-      // The window: columns x - R ... x + kCols - 1 + R of row t. The thread's own columns
-      // from the ring, the rest from the neighbouring lanes, or from the ring at the warp's
-      // edges.
-      const float* const r = ring[slot] + kPad + kCols * lane;
-      float mid[kCols];
-      load_cols<kCols>(r, mid);
-      float w[kWindow];
-#pragma unroll
-      for (int c = 0; c < kCols; ++c)
-        w[R + c] = mid[c];
-#pragma unroll
-      for (int j = 1; j <= R; ++j) {
-        const int d = (j + kCols - 1) / kCols;  // lanes away
-        const float from_left = __shfl_up_sync(kFullWarp, mid[d * kCols - j], d);
-        const float from_right = __shfl_down_sync(kFullWarp, mid[kCols - 1 + j - d * kCols], d);
-        w[R - j] = lane < d ? r[-j] : from_left;
-        w[R + kCols - 1 + j] = lane >= 32 - d ? r[kCols - 1 + j] : from_right;
-      }
+      float w[kCols + 2 * R];
+      load_window<R>(ring[slot] + kPad + kCols * lane, lane, w);
       slot = slot == kStages - 1 ? 0 : slot + 1;
 
-      //! [register_coarsened_rows]
-      // Output row t - 2R + k (accumulator (p + k) mod kSide) takes this row through filter
-      // row 2R - k.
+      // Output row t - 2R + k (accumulator (p + k) mod kSide) takes this row.
 #pragma unroll
       for (int k = 0; k < kSide; ++k)
-#pragma unroll
-        for (int c = 0; c < kCols; ++c)
-#pragma unroll
-          for (int j = 0; j < kSide; ++j)
-            acc[(p + k) % kSide][c] += c_stretch_filter[(2 * R - k) * kSide + j] * w[c + j];
-
-      // Output row y0 + t - 2R has all its rows now (the warm-up rows finish nothing).
-      const int y = y0 + t - 2 * R;
-      if (t >= 2 * R) {
-        float* const o = out + at(y, x, width);
-        if constexpr (kVector) {
-          if (x < width)
-            store_cols<kCols>(o, acc[p]);
-        } else {
-#pragma unroll
-          for (int c = 0; c < kCols; ++c)
-            if (x + c < width)
-              o[c] = acc[p][c];
-        }
-      }
+        add_row<R>(acc[(p + k) % kSide], Rows<R, kUp>::filter(k), w);
+      if (t >= 2 * R)  // the warm-up steps finish no row
+        store_row<R, kVector>(out + at(rows.out(t), x, width), x, width, acc[p]);
 #pragma unroll
       for (int c = 0; c < kCols; ++c)
-        acc[p][c] = 0.0f;  // the accumulator now starts output row y + kSide
-      //! [register_coarsened_rows]
+        acc[p][c] = 0.0f;  // the accumulator now starts the row kSide further on
     }
   }
+}
+
+// The walk of a full strip of kRows rows (r <= 3), unrolled whole: the step t, its ring slot
+// t mod kStages, the accumulator (t + k) mod kSide and whether output row t - 2R + k lies in
+// the strip are all compile-time constants, so the multiply-adds into rows outside the strip
+// disappear without a branch.
+template <int R, bool kVector, bool kUp>
+__device__ __forceinline__ void walk_full(float (*ring)[Strip<R>::kRingRow],
+                                          const float* __restrict__ in, float* __restrict__ out,
+                                          int width, int height, int warp_x0, int lane,
+                                          Rows<R, kUp> rows) {
+  constexpr int kSide = 2 * R + 1;
+  constexpr int kCols = Strip<R>::kCols;
+  constexpr int kSteps = Strip<R>::kRows + 2 * R;
+  const int x = warp_x0 + kCols * lane;
+  static_assert(kSteps >= kStages - 1);  // every row staged before the first step is read
+#pragma unroll
+  for (int t = 0; t < kStages - 1; ++t) {
+    stage_row<R, kVector>(ring[t], in, rows.in(t), warp_x0, lane, width, height);
+    __pipeline_commit();
+  }
+  float acc[kSide][kCols] = {};
+  //! [register_coarsened_rows]
+#pragma unroll
+  for (int t = 0; t < kSteps; ++t) {
+    __pipeline_wait_prior(kStages - 2);  // step t's row has landed, in every lane
+    __syncwarp();
+    if (t + kStages - 1 < kSteps)  // refill step t - 1's ring row, kStages - 1 steps ahead
+      stage_row<R, kVector>(ring[(t + kStages - 1) % kStages], in, rows.in(t + kStages - 1),
+                            warp_x0, lane, width, height);
+    __pipeline_commit();
+    float w[kCols + 2 * R];
+    load_window<R>(ring[t % kStages] + kPad + kCols * lane, lane, w);
+#pragma unroll
+    for (int k = 0; k < kSide; ++k)
+      if (k >= 2 * R - t && k < kSteps - t)  // output row t - 2R + k is in the strip
+        add_row<R>(acc[(t + k) % kSide], Rows<R, kUp>::filter(k), w);
+    if (t >= 2 * R) {  // output row t - 2R is complete
+      store_row<R, kVector>(out + at(rows.out(t), x, width), x, width, acc[t % kSide]);
+#pragma unroll
+      for (int c = 0; c < kCols; ++c)
+        acc[t % kSide][c] = 0.0f;  // the accumulator now starts output row t - 2R + kSide
+    }
+  }
+  //! [register_coarsened_rows]
+}
+
+template <int R, bool kVector>
+__global__ void __launch_bounds__(kCoarseThreads)
+    register_coarsened_kernel(const float* __restrict__ in, float* __restrict__ out, int width,
+                              int height) {
+  using S = Strip<R>;
+  __shared__ __align__(16) float rings[kCoarseWarps][kStages][S::kRingRow];
+  const int lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32;
+  const int warp_x0 = (blockIdx.x * kCoarseWarps + warp) * S::kWarpCols;
+  if (warp_x0 >= width)
+    return;  // the whole warp is right of the image (no barrier waits for it)
+  float(*ring)[S::kRingRow] = rings[warp];
+  const int begin = blockIdx.y * S::kRows;
+  const int end = min(begin + S::kRows, height);
+  // Up to r = 3, odd strips walk up, and a full strip's walk is unrolled whole.
+  const bool up = S::kShort && blockIdx.y % 2 == 1;
+  if constexpr (S::kShort) {
+    if (end - begin == S::kRows) {
+      if (up)
+        walk_full<R, kVector>(ring, in, out, width, height, warp_x0, lane,
+                              Rows<R, true>{begin, end});
+      else
+        walk_full<R, kVector>(ring, in, out, width, height, warp_x0, lane,
+                              Rows<R, false>{begin, end});
+      return;
+    }
+  }
+  if (up)  // the last strip, partial, or any strip from r = 4 on (never up): the loop
+    walk<R, kVector>(ring, in, out, width, height, warp_x0, lane, Rows<R, true>{begin, end});
+  else
+    walk<R, kVector>(ring, in, out, width, height, warp_x0, lane, Rows<R, false>{begin, end});
 }
 //! [register_coarsened_kernel]
 
@@ -325,8 +438,8 @@ void launch_register_coarsened(const float* d_in, float* d_out, int width, int h
     };
     const bool vector = width % S::kCols == 0 && aligned(d_in) && aligned(d_out);
     const int warps = (width + S::kWarpCols - 1) / S::kWarpCols;
-    const dim3 grid((warps + kCoarseWarps - 1) / kCoarseWarps,
-                    (height + kChunkRows - 1) / kChunkRows);
+    // One strip of S::kRows rows per blockIdx.y: at most 65535 strips of 8 rows (kMaxExtent).
+    const dim3 grid((warps + kCoarseWarps - 1) / kCoarseWarps, (height + S::kRows - 1) / S::kRows);
     if (vector)
       register_coarsened_kernel<R, true>
           <<<grid, kCoarseThreads, 0, stream>>>(d_in, d_out, width, height);
