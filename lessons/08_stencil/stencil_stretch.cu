@@ -2,6 +2,7 @@
 // Jacobi driver. Write them after the three exercises in stencil.cu.
 #include "course/error.hpp"
 #include "stencil_rungs.cuh"
+#include "stencil_tma.cuh"  // the TMA's instructions and tensor map, for rung tuned
 
 namespace course::lesson08 {
 
@@ -10,20 +11,23 @@ constexpr const char* kHere = "lessons/08_stencil/stencil_stretch.cu";
 }  // namespace
 
 //! [tuned_exercise]
-// TODO(student), stretch: rung "tuned". Reach for the copy ceiling (the reference reaches 84 % of
-// it at 512^3 on the H100 of slides/results). Start from register_tiled and remove what it wastes:
-//   - Too few bytes in flight: stage the planes through a ring of a few planes in shared memory
-//     (6 in the reference), filled with asynchronous copies (__pipeline_memcpy_async,
-//     __pipeline_commit, __pipeline_wait_prior from <cuda_pipeline.h>) several planes ahead of
-//     the arithmetic. Copies in flight cost no registers.
-//   - Idle and misaligned threads: let a warp own a row of 128 points, four per thread (one
-//     16-byte copy), starting on a 512-byte boundary; a block stacks 8 such rows. Two warps
-//     also copy the rows just beyond the tile, two lanes per warp the points just left and
-//     right of it; the x-neighbours inside the warp come from __shfl_up_sync/__shfl_down_sync.
-//   - Two barriers per step: with the ring, one __syncthreads() per plane is enough (after it,
-//     plane z + 1 has landed for everyone and nobody still reads the slot you refill next).
-//   - Short blocks: 6 planes per block measured best on an H200 (32 planes: 5 points less).
-// README.md, "Reaching for the copy bandwidth", explains why.
+// TODO(student), stretch: rung "tuned". Reach for the copy ceiling (the reference: about 94 % of
+// it at 512^3 on an H100). Start from register_tiled and remove what it wastes:
+//   - Aligned rows, no idle threads: a warp computes 128 points of a row, four per thread (one
+//     float4); a tile is 2 x 128 points by 8 rows (16 warps); x-neighbours by shuffles.
+//   - Bytes in flight without registers, few load instructions: a ring of 6 planes of the tile
+//     (with a one-point halo) in dynamic shared memory (64.7 KB: cudaFuncSetAttribute), 3 planes
+//     ahead of the arithmetic. One thread asks the TMA for a plane: 2 boxes of 132 x 10 floats
+//     from (x0 - 4, y0 - 1), zeros outside the grid (stencil_tma.cuh; ptx::tensor_map_3d's map
+//     is a __grid_constant__ parameter). 8 planes per block.
+//   - An mbarrier per ring slot: arrive.expect_tx with the plane's bytes; the n-th fill of a slot
+//     completes phase n: wait with parity n % 2 (a wrong parity hangs). One __syncthreads() per
+//     plane frees the slot refilled next (then fence_proxy_async(), then the TMA).
+//   - The TMA needs compute capability 9.0 and code built for it (#if __CUDA_ARCH__ >= 900 around
+//     the body; gpu_info() and cudaFuncGetAttributes' ptxVersion at run time), rows of 16 bytes
+//     and aligned buffers. Elsewhere fall back: the same ring filled by cp.async (cuda_pipeline.h)
+//     in 128 x 8 tiles, 6 planes per block (or, to start, launch_register_tiled()).
+// README.md, "Reaching for the copy bandwidth" and "What closed the gap", explains why.
 void launch_tuned(const float* d_in, float* d_out, Grid grid, const Coefficients& c,
                   cudaStream_t stream) {
   throw NotImplemented("tuned", kHere);

@@ -30,14 +30,19 @@ constexpr Tolerance kTolerance{1e-30, 1e-5};
 constexpr std::size_t kGuard = 64;  // poisoned floats before and after the output
 
 // 1 x 1 x 1; extents below 3 (all boundary); the smallest interior; one off each rung's tile
-// (6, 8; 30, 32 in x-y); z-chunks that end part-way (32 planes per block, 24 for tuned);
-// primes; thin and non-cubic grids; 512^3 for speed.
+// (6, 8; 30, 32 in x-y); z-chunks that end part-way (32 planes per block for the exercises, 8
+// for tuned, 6 for its fallback); primes; thin and non-cubic grids; 512^3 for speed. Rows of a
+// multiple of 4 floats take tuned's TMA path: 260 x 20 x 301 and 512 x 24 x 97 have a full
+// 256-wide tile and one that ends part-way (or a second full one) in x, where a point at the
+// seam of a tile's two TMA boxes is interior, and z-chunks of 8 that end part-way.
 std::vector<Grid> correctness_grids() {
   if (sanitize_mode())  // each path once: all boundary, ragged tiles, z-chunks that end part-way
-    return {{1, 1, 1}, {2, 5, 7}, {33, 17, 9}, {31, 30, 33}, {5, 3, 257}, {35, 33, 40}};
-  std::vector<Grid> grids{{1, 1, 1},    {2, 5, 7},    {40, 2, 40},  {1, 40, 40},   {3, 3, 3},
-                          {17, 17, 17}, {33, 17, 9},  {257, 3, 5},  {3, 257, 5},   {5, 3, 257},
-                          {7, 13, 6},   {31, 30, 33}, {35, 65, 66}, {64, 31, 130}, {100, 100, 100}};
+    return {{1, 1, 1},   {2, 5, 7},    {33, 17, 9}, {31, 30, 33},
+            {5, 3, 257}, {35, 33, 40}, {260, 9, 11}};
+  std::vector<Grid> grids{
+      {1, 1, 1},    {2, 5, 7},     {40, 2, 40},     {1, 40, 40},    {3, 3, 3},    {17, 17, 17},
+      {33, 17, 9},  {257, 3, 5},   {3, 257, 5},     {5, 3, 257},    {7, 13, 6},   {31, 30, 33},
+      {35, 65, 66}, {64, 31, 130}, {100, 100, 100}, {260, 20, 301}, {512, 24, 97}};
   if (!quick_mode())
     grids.push_back({512, 512, 512});
   return grids;
