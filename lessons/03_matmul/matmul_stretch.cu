@@ -47,7 +47,8 @@ void launch_register_2d(const float* d_a, const float* d_b, float* d_c, int m, i
 //     16-byte aligned; else 4-byte copies, zero-filled outside A and B, and checked stores.
 //   - __launch_bounds__(256, 1); check with -Xptxas -v that nothing spills. cp.async needs compute
 //     capability 8.0: put `#if __CUDA_ARCH__ >= 800` around the kernel's body, and on an older GPU
-//     (gpu_info()) launch register_2d's tiles double-buffered through registers instead.
+//     (gpu_info()), or where the code that runs is older PTX (cudaFuncGetAttributes' ptxVersion
+//     < 80: a 75-virtual build, whose body is empty), launch register_2d's tiles instead.
 // Launch with grid (blocks_for(n, 256), blocks_for(m, 128)), 256 threads and 97 KB per block.
 void launch_warptiled(const float* d_a, const float* d_b, float* d_c, int m, int n, int k,
                       cudaStream_t stream) {

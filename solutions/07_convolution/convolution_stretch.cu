@@ -118,7 +118,8 @@ __global__ void __launch_bounds__(kThreads)
 //    __syncwarp() covers the few edge columns other lanes copied. (On an H200, keeping the rows
 //    in flight in registers instead reached 64.6 % of copy at 79 registers a thread, 70.5 % when
 //    held to 64.) An SM holds about 100 KB in flight this way, several times what Little's law
-//    asks (bandwidth x latency: 16-24 KB per SM on an H100 or H200). What held the copy's speed
+//    asks (bandwidth x latency: about 8 KB per SM on an H100 at the idle DRAM latency, more under
+//    load, some 40 % more on an H200). What held the copy's speed
 //    back was elsewhere, and the strips are shaped against it (up to r = 3):
 //  * Odd strips (blockIdx.y odd) walk *up*. Neighbouring strips share the 2r input rows around
 //    their border; walking in opposite directions, both reach them at the same moment (both
