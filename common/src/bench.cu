@@ -372,9 +372,14 @@ Measurement measure(const Trial& trial, const MeasureOptions& options) {
     const std::uint64_t seed = fresh(true);
     if (schedule[r] == bench::Prepare::Poison)
       poison();  // else: the last result, now stale
+    // Inputs, reference and poison are done before the flush; the flush is then the only work in
+    // flight while the host records the start event and runs the launcher. The GPU reaches the
+    // start event when the flush ends, and the launch is queued behind it by then: the events
+    // time the launch, not the ~5 us the host takes to submit it, exactly as time_on_gpu() times
+    // a ceiling. The host work a launcher could hide this way is bounded by the flush (~30 us).
+    CUDA_CHECK(cudaStreamSynchronize(stream));
     if (options.flush_l2)
       flush_l2(stream);
-    CUDA_CHECK(cudaStreamSynchronize(stream));
     timer.start(stream);
     trial.launch(stream);
     ms.push_back(timer.stop(stream));

@@ -39,7 +39,7 @@ Ceiling pinned_copy(std::string name, std::size_t bytes, bool to_device) {
           cudaMemcpyAsync(host.data(), device.data(), bytes, cudaMemcpyDeviceToHost, stream));
     }
   };
-  const Timing t = time_on_gpu(work, {.warmup = 2, .repeats = 10, .flush_l2 = false});
+  const Timing t = time_on_gpu(work, {.warmup = 2, .repeats = 10, .flush_l2 = true});
   return {std::move(name), gb_per_s(static_cast<double>(bytes), t.median_ms), "GB/s",
           std::to_string(bytes >> 20) + " MiB, pinned", t};
 }
@@ -60,7 +60,7 @@ Ceiling pinned_both_ways(std::size_t bytes) {
     done.record(other.get());
     CUDA_CHECK(cudaStreamWaitEvent(stream, done.get(), 0));
   };
-  const Timing t = time_on_gpu(work, {.warmup = 2, .repeats = 10, .flush_l2 = false});
+  const Timing t = time_on_gpu(work, {.warmup = 2, .repeats = 10, .flush_l2 = true});
   return {"pinned both ways", gb_per_s(2.0 * static_cast<double>(bytes), t.median_ms), "GB/s",
           std::to_string(bytes >> 20) + " MiB each way at once, bytes of both directions", t};
 }
@@ -102,7 +102,7 @@ Ceiling fma_peak() {
     fma_peak_kernel<<<blocks, kThreads, 0, stream>>>(sink.data(), kIterations, 0.999f, 0.001f);
     CUDA_CHECK(cudaGetLastError());
   };
-  const Timing t = time_on_gpu(work, {.warmup = 3, .repeats = 15, .flush_l2 = false});
+  const Timing t = time_on_gpu(work, {.warmup = 3, .repeats = 15, .flush_l2 = true});
   const double flops = 2.0 * kChains * kIterations * static_cast<double>(blocks) * kThreads;
   return {"FP32 FMA peak", gflop_per_s(flops, t.median_ms), "GFLOP/s",
           "independent fmaf chains in registers, " + std::to_string(blocks) + " blocks of " +

@@ -70,7 +70,7 @@ Ceiling gemm_ceiling(std::string name, int m, int n, int k, bool aat, bool syrk)
             "cublasSgemm");
     }
   };
-  const Timing t = time_on_gpu(work, {.warmup = 2, .repeats = 10, .flush_l2 = false});
+  const Timing t = time_on_gpu(work, {.warmup = 2, .repeats = 10, .flush_l2 = true});
   const double flops = 2.0 * m * static_cast<double>(n) * k;
   return {std::move(name), gflop_per_s(flops, t.median_ms), "GFLOP/s",
           std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
@@ -113,7 +113,7 @@ Ceiling tensor_gemm_ceiling(std::string name, int m, int n, int k, bool bf16) {
                        in_type, k, &beta, c.data(), CUDA_R_32F, n, compute, CUBLAS_GEMM_DEFAULT),
           "cublasGemmEx");
   };
-  const Timing t = time_on_gpu(work, {.warmup = 3, .repeats = 15, .flush_l2 = false});
+  const Timing t = time_on_gpu(work, {.warmup = 3, .repeats = 15, .flush_l2 = true});
   const double flops = 2.0 * m * static_cast<double>(n) * k;
   return {std::move(name), gflop_per_s(flops, t.median_ms), "GFLOP/s",
           std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + ", " +

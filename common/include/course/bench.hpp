@@ -22,7 +22,10 @@
 ///    stream is seen by the host clock and not by the events, and fails the rung.
 /// 4. **A cold, clean L2.** Before each timed repeat course::flush_l2() reads a buffer twice the
 ///    L2's size: nothing the launch reads is cached, and no dirty line it did not write waits to
-///    be written back during it (timer.hpp).
+///    be written back during it (timer.hpp). The flush is still running when the host records
+///    the start event and calls the launcher, so the events time the launch, not the few
+///    microseconds the host takes to submit it: the same as course::time_on_gpu() times a
+///    ceiling, where the work is queued behind the flush too.
 /// 5. **Plausibility** (course::check_plausible): a share of the ceiling above the bound the
 ///    lesson README writes for the rung means the timing cannot be right.
 #pragma once

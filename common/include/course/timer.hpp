@@ -24,7 +24,10 @@ struct TimingOptions {
 };
 
 /// Times @p work (which enqueues GPU work on the stream it is given) with CUDA events around each
-/// repeat. The L2 flush, when asked for, happens outside the events.
+/// repeat. The L2 flush, when asked for, happens outside the events; the work is then queued
+/// behind it, so that the events time the work and not the host's submission of it. Every
+/// ceiling is timed with the flush, as course::measure() times every rung: the two sides of a
+/// share are measured the same way.
 [[nodiscard]] Timing time_on_gpu(const std::function<void(cudaStream_t)>& work,
                                  TimingOptions options = {}, cudaStream_t stream = {});
 
