@@ -25,6 +25,7 @@ constexpr const char* kHere = "lessons/10_scan/scan_single_pass.cu";
 //     store it: the reader then sees the flag and its value together.
 //   - Publish the aggregate at once; warp 0 then walks back over the predecessors, 32 at a time,
 //     adding aggregates until it meets an inclusive prefix; publish your own inclusive prefix.
+//   - For speed: pause (__nanosleep, ~1 us) between polls; spinning warps crowd the L2's slices.
 //   - Add the tile's exclusive prefix to the items, store back through shared memory, coalesced.
 //   The exclusive scan is the inclusive one shifted by one element: shift inside the lane's items.
 template <class T>

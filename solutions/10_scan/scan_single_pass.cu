@@ -60,19 +60,34 @@ __device__ inline unsigned padded(unsigned index) {
 // found a prefix, the window moves 32 tiles further back. Every predecessor publishes its
 // aggregate without waiting for anyone, and tile ids are handed out in launch order (an atomic
 // counter), so every tile waited for has a running block: no deadlock.
+//
+// A window that still holds an invalid predecessor is polled again only after a pause. Without
+// it, the waiting warps of every resident block (up to ~1200 on an H100) read the same few
+// status lines of the newest tiles back to back, and those requests queue at the one or two L2
+// slices that hold them, in front of the DRAM traffic the loads and stores of every block need.
+// The pauses are CUB's for sm_90 (its fixed delay constructor for 4-byte scans).
+constexpr unsigned kFirstPollDelayNs = 1140;  // after publishing the aggregate
+constexpr unsigned kPollDelayNs = 688;        // between two polls of a window not yet valid
+
+// One lane's poll: its predecessor's status word. Lanes past tile 0 read as "prefix 0": they
+// never count, as tile 0 is always a prefix.
+template <class T>
+__device__ unsigned long long poll(unsigned long long* status, long long predecessor) {
+  return predecessor >= 0 ? Status(status[predecessor]).load(cuda::memory_order_relaxed)
+                          : pack(kPrefix, T{0});
+}
+
 //! [single_pass_look_back]
 template <class T>
 __device__ T look_back(unsigned long long* status, unsigned tile, unsigned lane) {
   T exclusive{0};
-  long long window = static_cast<long long>(tile) - 1;
-  while (true) {
+  for (long long window = static_cast<long long>(tile) - 1;; window -= 32) {
     const long long predecessor = window - lane;
-    unsigned long long word;
-    do {
-      // Lanes past tile 0 read as "prefix 0": they never count, as tile 0 is always a prefix.
-      word = predecessor >= 0 ? Status(status[predecessor]).load(cuda::memory_order_relaxed)
-                              : pack(kPrefix, T{0});
-    } while (__any_sync(kFullMask, (word >> 32) == kInvalid));
+    unsigned long long word = poll<T>(status, predecessor);
+    while (__any_sync(kFullMask, (word >> 32) == kInvalid)) {
+      __nanosleep(kPollDelayNs);
+      word = poll<T>(status, predecessor);
+    }
     const unsigned prefixes = __ballot_sync(kFullMask, (word >> 32) == kPrefix);
     const unsigned last = prefixes != 0 ? __ffs(prefixes) - 1 : 31;
     T v = lane <= last ? value_of<T>(word) : T{0};
@@ -82,7 +97,6 @@ __device__ T look_back(unsigned long long* status, unsigned tile, unsigned lane)
     exclusive += __shfl_sync(kFullMask, v, 0);
     if (prefixes != 0)
       return exclusive;
-    window -= 32;
   }
 }
 //! [single_pass_look_back]
@@ -164,6 +178,7 @@ __global__ void __launch_bounds__(kThreads)
     } else {
       if (lane == 0)
         Status(status[tile]).store(pack(kAggregate, aggregate), cuda::memory_order_relaxed);
+      __nanosleep(kFirstPollDelayNs);  // the predecessors need about this long to publish
       before = look_back<T>(status, tile, lane);
       if (lane == 0)
         Status(status[tile]).store(pack(kPrefix, before + aggregate), cuda::memory_order_relaxed);
