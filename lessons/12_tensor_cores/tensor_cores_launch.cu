@@ -53,6 +53,37 @@ void pad_rows(const bf16* in, bf16* out, int rows, int cols, int padded_cols, cu
   CUDA_CHECK(cudaGetLastError());
 }
 
+// A 2D tensor map of a row-major matrix of rows x cols elements of element_bytes each, for
+// ptx::tensor_map_2d: the driver's encoder, found through the runtime (no link against libcuda).
+CUtensorMap encode_2d(CUtensorMapDataType type, std::size_t element_bytes, void* base,
+                      std::uint64_t rows, std::uint64_t cols, std::uint32_t box_rows,
+                      std::uint32_t box_cols, CUtensorMapSwizzle swizzle,
+                      CUtensorMapL2promotion promotion) {
+  static const auto encode = [] {
+    void* function = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000,
+                                                cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || function == nullptr)
+      throw std::runtime_error("tensor_map_2d: the driver has no cuTensorMapEncodeTiled");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
+  }();
+  CUtensorMap map{};
+  const cuuint64_t dims[2] = {cols, rows};               // innermost first
+  const cuuint64_t strides[1] = {cols * element_bytes};  // bytes from one row to the next
+  const cuuint32_t box[2] = {box_cols, box_rows};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult result =
+      encode(&map, type, 2, base, dims, strides, box, element_strides,
+             CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, promotion, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (result != CUDA_SUCCESS)
+    throw std::runtime_error(
+        "tensor_map_2d: cuTensorMapEncodeTiled refused a " + std::to_string(rows) + " x " +
+        std::to_string(cols) + " matrix in boxes of " + std::to_string(box_rows) + " x " +
+        std::to_string(box_cols) + " (error " + std::to_string(static_cast<int>(result)) + ")");
+  return map;
+}
+
 void run(Variant variant, const Problem& p, cudaStream_t stream) {
   switch (variant) {
     case Variant::SimtBf16:
@@ -76,31 +107,16 @@ void run(Variant variant, const Problem& p, cudaStream_t stream) {
 CUtensorMap ptx::tensor_map_2d(const bf16* base, std::uint64_t rows, std::uint64_t cols,
                                std::uint32_t box_rows, std::uint32_t box_cols,
                                CUtensorMapSwizzle swizzle) {
-  // The driver's encoder, found through the runtime: no link against libcuda.
-  static const auto encode = [] {
-    void* function = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000,
-                                                cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess || function == nullptr)
-      throw std::runtime_error("tensor_map_2d: the driver has no cuTensorMapEncodeTiled");
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
-  }();
-  CUtensorMap map{};
-  const cuuint64_t dims[2] = {cols, rows};              // innermost first
-  const cuuint64_t strides[1] = {cols * sizeof(bf16)};  // bytes from one row to the next
-  const cuuint32_t box[2] = {box_cols, box_rows};
-  const cuuint32_t element_strides[2] = {1, 1};
-  const CUresult result =
-      encode(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<bf16*>(base), dims, strides, box,
-             element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
-             CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (result != CUDA_SUCCESS)
-    throw std::runtime_error(
-        "tensor_map_2d: cuTensorMapEncodeTiled refused a " + std::to_string(rows) + " x " +
-        std::to_string(cols) + " matrix in boxes of " + std::to_string(box_rows) + " x " +
-        std::to_string(box_cols) + " (error " + std::to_string(static_cast<int>(result)) + ")");
-  return map;
+  return encode_2d(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, sizeof(bf16), const_cast<bf16*>(base), rows,
+                   cols, box_rows, box_cols, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+}
+
+CUtensorMap ptx::tensor_map_2d(float* base, std::uint64_t rows, std::uint64_t cols,
+                               std::uint32_t box_rows, std::uint32_t box_cols,
+                               CUtensorMapSwizzle swizzle) {
+  // Stores only: the L2 promotion is a hint for the loads through a map.
+  return encode_2d(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, sizeof(float), base, rows, cols, box_rows,
+                   box_cols, swizzle, CU_TENSOR_MAP_L2_PROMOTION_NONE);
 }
 
 std::optional<std::string> unsupported(Variant variant) {

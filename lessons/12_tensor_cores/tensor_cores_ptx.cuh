@@ -88,7 +88,7 @@ __device__ inline void cp_async_wait() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Hopper: mbarriers, the TMA, wgmma, setmaxnreg (sm_90a)
+// Hopper: mbarriers, the TMA, wgmma, setmaxnreg, TMA stores (sm_90a)
 // ---------------------------------------------------------------------------------------------
 
 /// An asm statement of an sm_90a instruction where the code is compiled for sm_90a; a trap
@@ -260,6 +260,59 @@ __device__ inline void setmaxnreg_decrease() {
   COURSE_SM90A_ASM("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(N));
 }
 
+// The wgmma rung's epilogue: C leaves through shared memory and the TMA, in boxes.
+
+/// `bar.sync id, threads`: a barrier for the @p threads threads (a multiple of 32) that reach
+/// named barrier @p id (1 ... 15; __syncthreads() is barrier 0). One warpgroup waits for its own
+/// 128 threads while the others go on: a consumer's epilogue must not stop the producer or the
+/// other consumer. (The instruction exists everywhere; only the sm_90a rung needs it.)
+__device__ inline void named_barrier_sync(int id, int threads) {
+  COURSE_SM90A_ASM("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+/// `fence.proxy.async.shared::cta`: makes this thread's ordinary writes to shared memory visible
+/// to the async proxy, through which the TMA reads. Every thread that wrote a box calls it before
+/// the barrier after which one thread stores the box: the barrier alone orders the threads, not
+/// the copy engine.
+__device__ inline void fence_proxy_async_shared() {
+  COURSE_SM90A_ASM("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+/// `cp.async.bulk.tensor.2d.global.shared::cta.bulk_group`: the TMA copies the box at @p shared
+/// (1024-byte aligned, laid out with the map's swizzle) into the tensor of @p map at column
+/// @p col, row @p row (in elements). Elements of the box outside the tensor are not written. The
+/// thread goes on at once; the store joins its bulk group (bulk_commit_group()), and its source
+/// may be written again only after bulk_wait_group_read(). One thread issues it.
+__device__ inline void tma_store_2d(const CUtensorMap* map, const void* shared, int col, int row) {
+  COURSE_SM90A_ASM(
+      "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
+          reinterpret_cast<std::uint64_t>(map)),
+      "r"(col), "r"(row), "r"(shared_address(shared))
+      : "memory");
+}
+
+/// `cp.async.bulk.commit_group`: closes this thread's bulk copies (TMA stores) issued so far into
+/// a group.
+__device__ inline void bulk_commit_group() {
+  COURSE_SM90A_ASM("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
+/// `cp.async.bulk.wait_group.read N`: waits until at most @p N of this thread's bulk groups are
+/// still reading their shared memory; the buffers of the older ones may be written again. Their
+/// writes to global memory may still be under way.
+template <int N>
+__device__ inline void bulk_wait_group_read() {
+  COURSE_SM90A_ASM("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
+}
+
+/// `cp.async.bulk.wait_group N`: waits until at most @p N of this thread's bulk groups are in
+/// flight at all: the older ones have read their shared memory and written global memory. With
+/// N = 0 before the block ends, no store still reads shared memory that the block gives up.
+template <int N>
+__device__ inline void bulk_wait_group() {
+  COURSE_SM90A_ASM("cp.async.bulk.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
 #undef COURSE_SM90A_ASM
 
 /// A TMA descriptor (host side) for a row-major BF16 matrix of @p rows x @p cols at @p base,
@@ -268,6 +321,16 @@ __device__ inline void setmaxnreg_decrease() {
 /// (multiply() sees to both). Elements outside rows x cols arrive as zeros. Throws
 /// std::runtime_error when the driver refuses the description.
 CUtensorMap tensor_map_2d(const __nv_bfloat16* base, std::uint64_t rows, std::uint64_t cols,
+                          std::uint32_t box_rows, std::uint32_t box_cols,
+                          CUtensorMapSwizzle swizzle);
+
+/// A TMA descriptor (host side) for a row-major FP32 matrix of @p rows x @p cols at @p base, for
+/// the TMA to store boxes of @p box_rows x @p box_cols elements into it from shared memory laid
+/// out with @p swizzle (tma_store_2d()). The same 16-byte rules, which multiply() does not see to
+/// for C: @p base on a 16-byte boundary and @p cols a multiple of 4; the caller checks both. The
+/// elements of a box outside rows x cols are not stored. Throws std::runtime_error when the
+/// driver refuses the description.
+CUtensorMap tensor_map_2d(float* base, std::uint64_t rows, std::uint64_t cols,
                           std::uint32_t box_rows, std::uint32_t box_cols,
                           CUtensorMapSwizzle swizzle);
 

@@ -38,6 +38,16 @@ constexpr const char* kHere = "lessons/12_tensor_cores/wgmma.cu";
 //   5. Persistent grid: one block per SM (gpu_info().sm_count); block b takes tiles b, b + grid,
 //      ...; producer and consumers walk the same tiles, their stages and phases running on, so
 //      that the next tile's loads overlap this tile's stores.
+//   6. Optional, last, for speed: C through the TMA. Each consumer writes its accumulators as 8
+//      boxes of 64 rows x 32 floats (128-byte rows), chunk c of row r at chunk c ^ (r % 8), into
+//      two 8 KB buffers of its own (1024-byte aligned: 32 KB more shared memory in all), then
+//      every thread calls ptx::fence_proxy_async_shared() (the TMA must see the writes) and
+//      ptx::named_barrier_sync(1 + consumer, 128), and one thread ptx::tma_store_2d(&map_c,
+//      buffer, column, row) and ptx::bulk_commit_group(). Before a buffer is written again, that
+//      thread's ptx::bulk_wait_group_read<1>() and the named barrier; before the block ends,
+//      ptx::bulk_wait_group<0>(). The map is ptx::tensor_map_2d(p.c, p.m, p.n, 64, 32,
+//      CU_TENSOR_MAP_SWIZZLE_128B), which needs p.n % 4 == 0 and p.c 16-byte aligned: keep the
+//      stores of step 4 for every other C.
 // __launch_bounds__(384, 1): setmaxnreg needs the register cap at entry.
 void launch_wgmma(const Problem& p, cudaStream_t stream) {
   throw NotImplemented("wgmma", kHere);

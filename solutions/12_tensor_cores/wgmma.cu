@@ -1,8 +1,9 @@
 // Lesson 12, the stretch rung solved: Hopper's way. The TMA copies tiles of A and B into
 // swizzled shared memory, counting bytes on mbarriers; two consumer warpgroups multiply them with
 // wgmma while one thread of a producer warpgroup keeps four stages in flight; the grid is
-// persistent, so the next tile's loads run under this tile's stores. Compiled for sm_90a alone
-// (CMakeLists.txt, SM90A).
+// persistent, so the next tile's loads run under this tile's stores; and C leaves through shared
+// memory and TMA stores, which finish writing it while the next tile is multiplied. Compiled for
+// sm_90a alone (CMakeLists.txt, SM90A).
 #include <algorithm>
 #include <cstdint>
 
@@ -29,14 +30,25 @@ constexpr int kConsumers = 2;  // warpgroups that multiply; one more produces
 constexpr int kThreads = 128 * (kConsumers + 1);
 constexpr std::uint32_t kStageBytes = (kBm + kBn) * kBk * sizeof(bf16);
 constexpr std::uint32_t kGroupStride = 8 * kBk * sizeof(bf16);  // 8 rows of 128 bytes
+// The epilogue's TMA stores move a consumer's 64 rows of C in boxes 32 floats (128 bytes) wide,
+// the 128-byte swizzle's width again: 8 boxes of 8 KB per tile, through two buffers, so that the
+// threads fill one while the TMA reads the other.
+constexpr int kBoxRows = 64;
+constexpr int kBoxCols = 32;
 
 struct Shared {
   alignas(1024) bf16 a[kStages][kBm * kBk];  // the swizzle pattern repeats every 1024 bytes
   alignas(1024) bf16 b[kStages][kBn * kBk];
   std::uint64_t full[kStages];   // the TMA has filled the stage
   std::uint64_t empty[kStages];  // both consumers are done reading it
+  // Each consumer's two buffers of C, 1024-byte aligned like the tiles: the TMA store reads them
+  // with the same swizzle.
+  alignas(1024) float c[kConsumers][2][kBoxRows * kBoxCols];
 };
 constexpr std::size_t kSharedBytes = sizeof(Shared) + 1024;  // room to align the start
+// 192 KB of stages and 32 KB of C buffers: 231,424 bytes, just under the 227 KB (232,448 bytes)
+// a block may have on compute capability 9.0.
+static_assert(kSharedBytes <= 227 * 1024, "more shared memory than a block may have");
 //! [wgmma_shapes]
 
 //! [wgmma_producer]
@@ -63,6 +75,7 @@ __device__ void produce(Shared& s, const CUtensorMap* map_a, const CUtensorMap* 
 //! [wgmma_producer]
 
 //! [wgmma_store]
+// The threads' own stores, where the TMA cannot store C (its rows or its start off 16 bytes).
 // Thread t of the warpgroup holds rows 16 w + g and 16 w + g + 8 (w = t / 32, g = lane / 4) at
 // columns 8 j + 2 q, 8 j + 2 q + 1 (q = lane % 4) for j = 0 .. 31: pairs of neighbours, stored
 // as float2 where C allows it.
@@ -92,16 +105,66 @@ __device__ void store(const float (&acc)[128], float* c, int m, int n, int row0,
 }
 //! [wgmma_store]
 
+//! [wgmma_store_tma]
+// The TMA's stores, where C allows them. A warp's float2 stores (store() above) touch 8 lines of
+// 128 bytes for 256 bytes of C, and the tensor cores idle until all 64 of them per thread are
+// issued. Here the threads write a box of 64 rows x 32 floats into shared memory and one thread
+// hands it to the TMA, which writes whole lines while the threads fill the other buffer, and
+// finishes the last boxes while the next tile is multiplied. The box is laid out as the map of C
+// says, with the 128-byte swizzle: chunk c (4 floats) of row r at chunk c ^ (r % 8). A warp's
+// float2 writes, 8 rows at the same two chunks, then hit all 32 banks twice: two wavefronts for
+// 256 bytes, where the plain layout would take eight. The count of boxes runs on across tiles,
+// the same in every thread, so that the buffers alternate even after a tile of an odd number.
+__device__ void store_tma(const float (&acc)[128], float (&buffers)[2][kBoxRows * kBoxCols],
+                          const CUtensorMap* map_c, int n, int row0, int col0, int& boxes) {
+  const int consumer = threadIdx.x / 128 - 1;
+  const int t = threadIdx.x % 128, lane = t % 32, g = lane / 4, q = lane % 4;
+  const bool leader = t == 0;
+  const int row = t / 32 * 16 + g;  // and row + 8: both g modulo 8
+#pragma unroll
+  for (int box = 0; box < kBn / kBoxCols; ++box) {
+    const int col = col0 + box * kBoxCols;
+    if (col >= n)  // the same for the whole warpgroup: past the last column, nothing to store
+      break;
+    float* buffer = buffers[boxes % 2];
+    // The store issued from this buffer two boxes ago must have read it: at most one group, the
+    // last box's, may still be reading. Then the barrier tells the other threads.
+    if (leader)
+      bulk_wait_group_read<1>();
+    named_barrier_sync(1 + consumer, 128);
+#pragma unroll
+    for (int jj = 0; jj < kBoxCols / 8; ++jj) {
+      const int j = box * (kBoxCols / 8) + jj;  // the accumulators' column block of 8
+      const int chunk = (2 * jj + q / 2) ^ g;   // the 16-byte chunk of columns 8 jj + 2 q
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+        *reinterpret_cast<float2*>(&buffer[(row + 8 * h) * kBoxCols + chunk * 4 + q % 2 * 2]) =
+            make_float2(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
+    }
+    // The copy engine reads through the async proxy: every thread's writes must be made visible
+    // to it before the barrier after which the leader starts the store.
+    fence_proxy_async_shared();
+    named_barrier_sync(1 + consumer, 128);
+    if (leader) {
+      tma_store_2d(map_c, buffer, col, row0);  // rows past m and columns past n are not written
+      bulk_commit_group();
+    }
+    ++boxes;
+  }
+}
+//! [wgmma_store_tma]
+
 //! [wgmma_consume]
 // A consumer warpgroup: for each k-step, wait until the stage is full, issue four wgmma (k = 0,
 // 16, 32, 48: the descriptor's start moves 32 bytes along the swizzled rows), commit them as a
 // group, and wait for the group before this one, whose stage can then be given back: one group
 // stays in flight while the next stage's wait and issue go on.
-__device__ void consume(Shared& s, float* c, int m, int n, int tiles_m, int tiles, int k_tiles,
-                        bool pairs) {
+__device__ void consume(Shared& s, const CUtensorMap* map_c, float* c, int m, int n, int tiles_m,
+                        int tiles, int k_tiles, bool tma_store, bool pairs) {
   const int consumer = threadIdx.x / 128 - 1;
   const bool leader = threadIdx.x % 128 == 0;
   int stage = 0, phase = 0;
+  int boxes = 0;  // TMA stores issued: box i goes through buffer i % 2
   for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const int row0 = tile % tiles_m * kBm, col0 = tile / tiles_m * kBn;
     float acc[128];
@@ -133,8 +196,15 @@ __device__ void consume(Shared& s, float* c, int m, int n, int tiles_m, int tile
     fence_accumulators(acc);
     if (leader)
       mbarrier_arrive(&s.empty[previous]);
-    store(acc, c, m, n, row0 + consumer * 64, col0, pairs);
+    const int row = row0 + consumer * 64;
+    if (!tma_store)
+      store(acc, c, m, n, row, col0, pairs);
+    else if (row < m)  // the same for the whole warpgroup: rows past m have nothing to store
+      store_tma(acc, s.c[consumer], map_c, n, row, col0, boxes);
   }
+  // The last stores still read this block's shared memory, which ends with the block.
+  if (tma_store && leader)
+    bulk_wait_group<0>();
 }
 //! [wgmma_consume]
 
@@ -143,8 +213,9 @@ __device__ void consume(Shared& s, float* c, int m, int n, int tiles_m, int tile
 // dozen), the consumers take them (128 accumulators each): setmaxnreg moves them at run time.
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_kernel(const __grid_constant__ CUtensorMap map_a,
-                 const __grid_constant__ CUtensorMap map_b, float* __restrict__ c, int m, int n,
-                 int k, bool pairs) {
+                 const __grid_constant__ CUtensorMap map_b,
+                 const __grid_constant__ CUtensorMap map_c, float* __restrict__ c, int m, int n,
+                 int k, bool tma_store, bool pairs) {
   extern __shared__ unsigned char raw[];
   Shared& s = *reinterpret_cast<Shared*>((reinterpret_cast<std::uintptr_t>(raw) + 1023) &
                                          ~std::uintptr_t{1023});
@@ -165,7 +236,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       produce(s, &map_a, &map_b, tiles_m, tiles, k_tiles);
   } else {
     setmaxnreg_increase<232>();
-    consume(s, c, m, n, tiles_m, tiles, k_tiles, pairs);
+    consume(s, &map_c, c, m, n, tiles_m, tiles, k_tiles, tma_store, pairs);
   }
 }
 //! [wgmma_kernel]
@@ -186,8 +257,17 @@ void launch_wgmma(const Problem& p, cudaStream_t stream) {
   (void)configured;
   const int tiles = blocks_for(p.m, kBm) * blocks_for(p.n, kBn);
   const int grid = std::min(tiles, gpu_info().sm_count);  // persistent: one block per SM
+  // The TMA stores C in boxes of 64 x 32 floats, swizzled as the consumers write them. Its map
+  // needs C on a 16-byte boundary and rows of a multiple of 16 bytes (n % 4 == 0), which multiply()
+  // does not see to for C; elsewhere the consumers store C themselves, as float2 where N is even
+  // and C 8-byte aligned.
+  const bool tma_store = p.n % 4 == 0 && reinterpret_cast<std::uintptr_t>(p.c) % 16 == 0;
+  const CUtensorMap map_c =
+      tma_store ? tensor_map_2d(p.c, p.m, p.n, kBoxRows, kBoxCols, CU_TENSOR_MAP_SWIZZLE_128B)
+                : CUtensorMap{};
   const bool pairs = p.n % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.c) % 8 == 0;
-  wgmma_kernel<<<grid, kThreads, kSharedBytes, stream>>>(map_a, map_b, p.c, p.m, p.n, p.k, pairs);
+  wgmma_kernel<<<grid, kThreads, kSharedBytes, stream>>>(map_a, map_b, map_c, p.c, p.m, p.n, p.k,
+                                                         tma_store, pairs);
   CUDA_CHECK_LAST();
 }
 //! [wgmma_launch]

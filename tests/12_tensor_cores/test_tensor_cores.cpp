@@ -62,11 +62,17 @@ std::string_view to_string(Input input) {
 // 16-byte boundary, where no 16-byte access is possible.
 using Offsets = ProductOffsets;
 
+// C two floats past a 16-byte boundary: 8-byte aligned, so a rung may store float2 pairs there,
+// but no 16-byte access (a TMA store of C) is possible.
+constexpr Offsets kCEightBytesPast{0, 0, 2};
+
 std::string context(Variant variant, Shape shape, Input input, std::uint64_t seed,
                     Offsets offsets) {
+  const std::string where = offsets.c == kCEightBytesPast.c
+                                ? ", C two floats (8 bytes) past a 16-byte boundary"
+                                : to_string(offsets, "element");
   return std::string(name_of(variant)) + " " + to_string(shape) + " (MxNxK) " +
-         std::string(to_string(input)) + " input, seed " + std::to_string(seed) +
-         to_string(offsets, "element");
+         std::string(to_string(input)) + " input, seed " + std::to_string(seed) + where;
 }
 
 // One matrix: the BF16 values a rung multiplies and the same values as floats (exact), for the
@@ -223,12 +229,16 @@ void check_correct(Variant variant) {
   // A, B one BF16 and C one float past a 16-byte boundary, alone and all together: no rung may
   // assume cudaMalloc's alignment of any of them. Both shapes would take the tensor-core rungs'
   // direct path (K a multiple of 8) if the pointers allowed it; a misaligned A or B sends them
-  // through the launcher's padded copies, a misaligned C never does.
+  // through the launcher's padded copies, a misaligned C never does. Then C 8 bytes past a
+  // 16-byte boundary, with N a multiple of 4: float2 stores are allowed, 16-byte ones are not.
   auto misaligned =
       fewer_under_sanitizer<Shape>({{128, 256, 64}, {129, 257, 72}}, {{128, 128, 16}});
   for (const Shape shape : none_under_racecheck(misaligned))
     for (const Offsets offsets : kMisalignedOperands)
       check_one(variant, shape, Input::Uniform, derive_seed(base, stream++), offsets);
+  for (const Shape shape : none_under_racecheck(misaligned))
+    if (shape.n % 4 == 0)
+      check_one(variant, shape, Input::Uniform, derive_seed(base, stream++), kCEightBytesPast);
   check_changed_input(variant, derive_seed(base, stream++));
 }
 
