@@ -102,6 +102,9 @@ endfunction()
 #   The mutant must then fail its Expect tests under that tool: its test runs them under the
 #   sanitizer only (a race may give the right answer without it), and is not registered where
 #   compute-sanitizer was not found.
+#   A mutant whose Expect rows hang (a deadlock the row's time limit ends) says so in a header
+#   line "Hangs: yes": CTest then starts it first, so that its minutes of waiting overlap the
+#   rest of the suite instead of holding up its end (course_add_lesson reads the line).
 #   The patched copy is written under <out-dir>/<name>/; a patch that no longer applies stops the
 #   configuration, so a mutant cannot drift silently away from the solution it breaks.
 function(course_apply_mutant patch root out_dir name_var expect_var file_var copy_var sanitize_var)

@@ -72,6 +72,11 @@ function(_course_test_properties test kind labels)
       # correctness rows and the sanitizers before the mutants and the checks of a second, so
       # that no long row starts last and holds the others' end. (The timed rows run last, alone.)
       set_tests_properties("${test}" PROPERTIES COST 10)
+    else()
+      # The mutants next, all before the timed rows (cost 0): CTest starts nothing new while a
+      # RUN_SERIAL row waits for the GPU, so every timed row met between two mutants would first
+      # wait for every running test to end.
+      set_tests_properties("${test}" PROPERTIES COST 5)
     endif()
   else()
     set_tests_properties("${test}" PROPERTIES TIMEOUT 60 ENVIRONMENT "COURSE_CPU_ONLY=1")
@@ -369,6 +374,11 @@ function(course_add_lesson)
         math(EXPR mutant_timeout "3 * ${COURSE_GPU_TEST_TIMEOUT} + 60")
         set_tests_properties(${tag}/mutant/${mutant} PROPERTIES TIMEOUT ${mutant_timeout}
           ENVIRONMENT "COURSE_ROW_TIMEOUT=${COURSE_GPU_TEST_TIMEOUT}")
+        # A mutant that hangs waits out a row's whole limit: start it first (course_apply_mutant).
+        file(STRINGS "${patch}" hangs_line REGEX "^Hangs: *yes")
+        if(hangs_line)
+          set_tests_properties(${tag}/mutant/${mutant} PROPERTIES COST 200)
+        endif()
       endif()
       if(sanitize AND COURSE_COMPUTE_SANITIZER)
         # A race may give the right answer on one GPU; the sanitizer must still see it.
