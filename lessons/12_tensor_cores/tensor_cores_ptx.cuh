@@ -278,11 +278,12 @@ __device__ inline void fence_proxy_async_shared() {
   COURSE_SM90A_ASM("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
-/// `cp.async.bulk.tensor.2d.global.shared::cta.bulk_group`: the TMA copies the box at @p shared
-/// (1024-byte aligned, laid out with the map's swizzle) into the tensor of @p map at column
-/// @p col, row @p row (in elements). Elements of the box outside the tensor are not written. The
-/// thread goes on at once; the store joins its bulk group (bulk_commit_group()), and its source
-/// may be written again only after bulk_wait_group_read(). One thread issues it.
+/// The TMA store (`cp.async.bulk.tensor.2d`, shared to global, bulk-group completion): the TMA
+/// copies the box at @p shared (1024-byte aligned, laid out with the map's swizzle) into the
+/// tensor of @p map at column @p col, row @p row (in elements). Elements of the box outside the
+/// tensor are not written. The thread goes on at once; the store joins its bulk group
+/// (bulk_commit_group()), and its source may be written again only after bulk_wait_group_read().
+/// One thread issues it.
 __device__ inline void tma_store_2d(const CUtensorMap* map, const void* shared, int col, int row) {
   COURSE_SM90A_ASM(
       "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
