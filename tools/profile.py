@@ -96,6 +96,17 @@ def denied(text: str) -> str | None:
     return None
 
 
+def unsupported_rung(output: str, rung: str) -> str | None:
+    """Why the demo skipped @p rung, when its table says so: this GPU or this build cannot run
+    it (a Hopper rung in a build without sm_90a code, a tensor-core rung on an older GPU), so
+    there is no kernel to profile."""
+    match = re.search(rf"^{re.escape(rung)}\s+\S+\s+skipped\b(.*)$", output, re.MULTILINE)
+    if not match:
+        return None
+    note = " ".join(match.group(1).split())
+    return f"this GPU or build cannot run rung {rung}" + (f" (the demo's row: {note})" if note else "")
+
+
 def parse_rung(text: str) -> tuple[str, str]:
     name, _, regex = text.partition("=")
     if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
@@ -145,6 +156,8 @@ def profile_once(ncu: str, demo: str, rung: str, regex: str, size: str | None,
         raise RuntimeError(f"ncu or the demo failed ({done.returncode}) for rung {rung}:\n"
                            + "\n".join(output.splitlines()[-15:]))
     start = output.find('"ID","Process ID"')
+    if start < 0 and (why := unsupported_rung(output, rung)):
+        raise Skip(why)
     if start < 0:
         raise RuntimeError(f"ncu profiled no kernel matching {regex!r} in rung {rung}; "
                            "is the rung implemented, and is that its kernel's name?\n"

@@ -57,5 +57,24 @@ class Retries(unittest.TestCase):
                                    "^tiled_kernel", None, [])
 
 
+# The demo's table when the build or the GPU cannot run a rung: no kernel ran, nothing to profile.
+SKIPPED_TABLE = textwrap.dedent('''\
+    rung         kind      status   time ms   GFLOP/s  note
+    flash_mma    exercise  ok         0.770  356799.0
+    flash_wgmma  stretch   skipped        -         -  needs sm_90a code, and this build has none
+    ''')
+
+
+class UnsupportedRung(unittest.TestCase):
+    def test_a_skipped_rung_is_a_skip_with_the_demos_reason(self):
+        why = course_profile.unsupported_rung(SKIPPED_TABLE, "flash_wgmma")
+        self.assertIn("cannot run rung flash_wgmma", why)
+        self.assertIn("needs sm_90a code", why)
+
+    def test_a_rung_that_ran_is_not_a_skip(self):
+        self.assertIsNone(course_profile.unsupported_rung(SKIPPED_TABLE, "flash_mma"))
+        self.assertIsNone(course_profile.unsupported_rung(SKIPPED_TABLE, "flash"))
+
+
 if __name__ == "__main__":
     unittest.main()
