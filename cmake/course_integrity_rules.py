@@ -37,7 +37,9 @@ CUDA_RUNTIME = [
     r"cudaDeviceSynchronize$",
 ]
 
-# The harness's student-facing API: errors, device buffers, the GPU's description.
+# The harness's student-facing API: errors, device buffers, the GPU's description, the TMA's
+# tensor maps (course/tensor_map.hpp: the driver's encoder, which a student object may not look
+# up itself). The PTX wrappers of course/ptx.cuh are inline device code: no host symbol.
 HARNESS = [
     r"course::NotImplemented::",
     r"(typeinfo|typeinfo name|vtable) for course::NotImplemented$",
@@ -46,6 +48,7 @@ HARNESS = [
     r"course::require\(",
     r"course::gpu_info\(\)",
     r"course::detail::device_(allocate|free)\(",
+    r"course::encode_tensor_map\(",
 ]
 
 # The C++ runtime and library: exceptions, strings, containers, algorithms, printing to the
@@ -126,6 +129,8 @@ LESSON_DENIED = {
     "11": [(r"course::lesson11::(launch_thrust|sort_batches|sort_keys|sort_pairs|SortBench)",
             "the given Thrust rung or the lesson's dispatcher")],
     "12": [(r"course::lesson12::bench", "the lesson's measuring code")],
+    "13": [(r"course::lesson13::(bench|run_unfused\(|attention\()",
+            "the lesson's measuring code, the given rung or the lesson's dispatcher")],
 }
 
 # Why a refused reference is refused, for the message: the first that matches names the reason;

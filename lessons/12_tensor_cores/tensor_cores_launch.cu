@@ -5,12 +5,11 @@
 #include <cstdint>
 #include <string>
 
-#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
-
+#include "course/capability.hpp"
 #include "course/error.hpp"
-#include "course/gpu.hpp"
 #include "course/indexing.hpp"
 #include "course/product_check.hpp"
+#include "course/tensor_map.hpp"
 #include "tensor_cores.cuh"
 #include "tensor_cores_ptx.cuh"
 #include "tensor_cores_rungs.cuh"
@@ -19,23 +18,11 @@ namespace course::lesson12 {
 
 namespace {
 
-// Compiled with the same architectures as every rung's file: what it was built for is what the
-// rungs were built for. cudaFuncGetAttributes reports the PTX version of the code the driver runs
-// on this GPU: the virtual architecture it was compiled from, the __CUDA_ARCH__ its bodies saw.
-__global__ void probe_kernel() {}
-
-int built_for() {
-  static const int version = [] {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, probe_kernel));
-    return attributes.ptxVersion;  // e.g. 90; 75 for PTX of 7.5 compiled at load time
-  }();
-  return version;
-}
-
-std::string capability_text(int major, int minor) {
-  return std::to_string(major) + "." + std::to_string(minor);
-}
+#ifdef COURSE_HAVE_SM90A_RUNG
+constexpr bool kWgmmaCompiled = true;  // wgmma.cu, compiled for sm_90a (cmake/CourseLesson.cmake)
+#else
+constexpr bool kWgmmaCompiled = false;
+#endif
 
 // Row r of `in` (rows x cols) becomes row r of `out` (rows x padded_cols), zeros after col cols.
 __global__ void pad_rows_kernel(const bf16* in, bf16* out, int rows, int cols, int padded_cols) {
@@ -51,37 +38,6 @@ __global__ void pad_rows_kernel(const bf16* in, bf16* out, int rows, int cols, i
 void pad_rows(const bf16* in, bf16* out, int rows, int cols, int padded_cols, cudaStream_t stream) {
   pad_rows_kernel<<<1024, 256, 0, stream>>>(in, out, rows, cols, padded_cols);
   CUDA_CHECK(cudaGetLastError());
-}
-
-// A 2D tensor map of a row-major matrix of rows x cols elements of element_bytes each, for
-// ptx::tensor_map_2d: the driver's encoder, found through the runtime (no link against libcuda).
-CUtensorMap encode_2d(CUtensorMapDataType type, std::size_t element_bytes, void* base,
-                      std::uint64_t rows, std::uint64_t cols, std::uint32_t box_rows,
-                      std::uint32_t box_cols, CUtensorMapSwizzle swizzle,
-                      CUtensorMapL2promotion promotion) {
-  static const auto encode = [] {
-    void* function = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000,
-                                                cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess || function == nullptr)
-      throw std::runtime_error("tensor_map_2d: the driver has no cuTensorMapEncodeTiled");
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
-  }();
-  CUtensorMap map{};
-  const cuuint64_t dims[2] = {cols, rows};               // innermost first
-  const cuuint64_t strides[1] = {cols * element_bytes};  // bytes from one row to the next
-  const cuuint32_t box[2] = {box_cols, box_rows};
-  const cuuint32_t element_strides[2] = {1, 1};
-  const CUresult result =
-      encode(&map, type, 2, base, dims, strides, box, element_strides,
-             CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, promotion, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (result != CUDA_SUCCESS)
-    throw std::runtime_error(
-        "tensor_map_2d: cuTensorMapEncodeTiled refused a " + std::to_string(rows) + " x " +
-        std::to_string(cols) + " matrix in boxes of " + std::to_string(box_rows) + " x " +
-        std::to_string(box_cols) + " (error " + std::to_string(static_cast<int>(result)) + ")");
-  return map;
 }
 
 void run(Variant variant, const Problem& p, cudaStream_t stream) {
@@ -104,51 +60,32 @@ void run(Variant variant, const Problem& p, cudaStream_t stream) {
 
 }  // namespace
 
+// A row-major matrix is, to the TMA, a 2D tensor of extents {cols, rows}: innermost first.
 CUtensorMap ptx::tensor_map_2d(const bf16* base, std::uint64_t rows, std::uint64_t cols,
                                std::uint32_t box_rows, std::uint32_t box_cols,
                                CUtensorMapSwizzle swizzle) {
-  return encode_2d(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, sizeof(bf16), const_cast<bf16*>(base), rows,
-                   cols, box_rows, box_cols, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+  return encode_tensor_map(base, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, {cols, rows},
+                           {box_cols, box_rows}, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
 }
 
 CUtensorMap ptx::tensor_map_2d(float* base, std::uint64_t rows, std::uint64_t cols,
                                std::uint32_t box_rows, std::uint32_t box_cols,
                                CUtensorMapSwizzle swizzle) {
   // Stores only: the L2 promotion is a hint for the loads through a map.
-  return encode_2d(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, sizeof(float), base, rows, cols, box_rows,
-                   box_cols, swizzle, CU_TENSOR_MAP_L2_PROMOTION_NONE);
+  return encode_tensor_map(base, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, {cols, rows},
+                           {box_cols, box_rows}, swizzle, CU_TENSOR_MAP_L2_PROMOTION_NONE);
 }
 
 std::optional<std::string> unsupported(Variant variant) {
   if (variant == Variant::SimtBf16)
     return std::nullopt;
-  const GpuInfo& gpu = gpu_info();
-  const int capability = gpu.major * 10 + gpu.minor;
-  const std::string here =
-      gpu.name + " is compute capability " + capability_text(gpu.major, gpu.minor);
-  if (variant == Variant::Wgmma) {
-    if (capability != 90)
-      return "wgmma and the TMA are Hopper's own instructions (compute capability 9.0, code "
-             "compiled for sm_90a); " +
-             here;
-#ifndef COURSE_HAVE_SM90A_RUNG
-    return std::string(
-        "this build has no wgmma rung: wgmma.cu is compiled for sm_90a only when "
-        "CMAKE_CUDA_ARCHITECTURES includes 90 (it is " COURSE_CUDA_ARCHITECTURES
-        "); configure with -DCMAKE_CUDA_ARCHITECTURES=90");
-#endif
-  }
-  if (capability < 80)
-    return "the BF16 tensor-core instructions (wmma on BF16 fragments, mma.sync, ldmatrix with "
-           "cp.async) need compute capability 8.0; " +
-           here;
-  if (built_for() < 80)
-    return "this build's GPU code is for compute capability " +
-           capability_text(built_for() / 10, built_for() % 10) +
-           ", which has no BF16 tensor-core instructions; configure with "
-           "-DCMAKE_CUDA_ARCHITECTURES=" +
-           std::to_string(capability);
-  return std::nullopt;
+  if (variant == Variant::Wgmma)
+    if (auto why = needs_sm90a("wgmma", "wgmma.cu", kWgmmaCompiled, COURSE_CUDA_ARCHITECTURES))
+      return why;
+  return needs_capability(80,
+                          "the BF16 tensor-core instructions (wmma on BF16 fragments, mma.sync, "
+                          "ldmatrix with cp.async)",
+                          "BF16 tensor-core instructions");
 }
 
 void multiply(Variant variant, const bf16* d_a, const bf16* d_b, float* d_c, int m, int n, int k,
