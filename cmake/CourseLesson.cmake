@@ -66,7 +66,10 @@ function(_course_test_properties test kind labels)
       FIXTURES_REQUIRED course_ceilings
       ENVIRONMENT_MODIFICATION "COURSE_CEILINGS_DIR=set:${COURSE_CEILINGS_DIR}")
     if("perf" IN_LIST labels)
-      set_tests_properties("${test}" PROPERTIES RUN_SERIAL TRUE)
+      # Alone on the GPU, a row may measure a ceiling for the whole run (COURSE_ALONE,
+      # common/src/ceilings_cache.hpp); a row that shares the GPU measures one for itself only.
+      set_tests_properties("${test}" PROPERTIES RUN_SERIAL TRUE ENVIRONMENT_MODIFICATION
+        "COURSE_CEILINGS_DIR=set:${COURSE_CEILINGS_DIR};COURSE_ALONE=set:1")
     elseif(NOT "mutant" IN_LIST labels)
       # CTest starts the costliest tests first (until a run has recorded their times): the
       # correctness rows and the sanitizers before the mutants and the checks of a second, so
@@ -144,7 +147,8 @@ function(_course_register_rows tag flavour exe readme broken)
       # A timed row that only refuses measures nothing: it need not have the GPU to itself.
       set_tests_properties("${test}" PROPERTIES PASS_REGULAR_EXPRESSION "${untouched}")
       if(NOT broken)
-        set_tests_properties("${test}" PROPERTIES RUN_SERIAL FALSE)
+        set_tests_properties("${test}" PROPERTIES RUN_SERIAL FALSE ENVIRONMENT_MODIFICATION
+          "COURSE_CEILINGS_DIR=set:${COURSE_CEILINGS_DIR}")
       endif()
     endif()
   endforeach()

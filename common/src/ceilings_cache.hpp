@@ -16,6 +16,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 #include "course/buffer.hpp"
 #include "course/ceilings.hpp"
@@ -43,9 +44,12 @@ inline std::string gpu_uuid() {
 
 // A run's ceilings are shared by the processes of one CTest run: $COURSE_CEILINGS_DIR names a
 // directory that a fixture of that run emptied first (cmake/CourseLesson.cmake), so a ceiling is
-// measured once per run and never reused across runs or GPUs. The first process that needs it
-// measures it under a lock while the others wait; a process run alone (no variable) measures
-// its own. The file holds the GPU's UUID, the figure and its timing.
+// measured once per run and never reused across runs or GPUs. The first timed row that needs it
+// measures it under a lock while the others wait: only a row that has the GPU to itself
+// ($COURSE_ALONE, CTest's RUN_SERIAL rows), since a figure measured beside other tests' kernels
+// is low, and every share graded against it would read high. A process that shares the GPU and
+// finds no figure yet measures its own and keeps it to itself, as does a process run outside
+// CTest (no variable). The file holds the GPU's UUID, the figure and its timing.
 class RunCache {
  public:
   RunCache(const std::string& dir, const std::string& key) {
@@ -119,9 +123,16 @@ const Ceiling& cached(const std::string& key, Measure&& measurement) {
   if (dir != nullptr && *dir != '\0') {
     const std::string uuid = gpu_uuid();
     RunCache run(dir, key);
+    const char* alone = std::getenv("COURSE_ALONE");
     if (auto stored = run.read(uuid)) {
       ceiling = std::move(*stored);
       ceiling.what += " (measured earlier in this CTest run)";
+    } else if (alone == nullptr || std::string_view(alone) != "1") {
+      // Beside other tests' kernels: a figure for this process alone, never the run's.
+      ceiling = measure();
+      ceiling.what += " (measured beside other tests, for this process only)";
+      announce(ceiling);
+      return cache.emplace(key, std::move(ceiling)).first->second;
     } else {
       ceiling = measure();
       run.write(uuid, ceiling);
