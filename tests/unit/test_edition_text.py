@@ -251,9 +251,9 @@ class TextsSayWhatIsThere(unittest.TestCase):
                           if name not in tools and name != "tools/"]
                 self.assertEqual(absent, [], f"the {edition} README's Layout names what it lacks")
 
-    def test_a_build_without_a_gpu_is_said_to_lack_lesson_12s_tensor_cores(self) -> None:
+    def test_a_build_without_a_gpu_is_said_to_lack_the_tensor_core_rungs(self) -> None:
         # PTX for 7.5 runs on any newer GPU, but holds no tensor-core code: a text that says the
-        # first must say the second.
+        # first must say the second, for both lessons that have such rungs (12 and 13).
         for path in ("README.md", "docs/pages/setup.md"):
             text = (REPO / path).read_text(encoding="utf-8")
             claims = [paragraph for paragraph in re.split(r"\n\s*\n", text)
@@ -262,6 +262,7 @@ class TextsSayWhatIsThere(unittest.TestCase):
                 self.assertTrue(claims, f"{path} no longer says where a no-GPU build runs")
                 for paragraph in claims:
                     self.assertIn("lesson 12's", paragraph)
+                    self.assertIn("lesson 13's", paragraph)
                     self.assertIn("tensor-core", paragraph)
 
 

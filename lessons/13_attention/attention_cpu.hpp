@@ -1,0 +1,82 @@
+/// @file
+/// @brief Lesson 13's CPU reference: the specification, in a few obvious lines.
+///
+/// The tests check small problems against it in full, and large ones against the given unfused
+/// rung on the GPU plus a sample of rows computed here (attention_row_reference()).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "attention.cuh"
+
+namespace course::lesson13 {
+
+/// Row @p i of head @p head of O = softmax(Q K^T / sqrt(d)) V in double, for BF16 Q, K, V
+/// ([bh][n][d] row-major, as attention() takes them), written to @p out (d values). Every
+/// product of two BF16 values is exact in double, and the softmax subtracts the row's maximum,
+/// so nothing overflows. Returns the largest sum of the magnitudes of a dot product's terms,
+/// max_j sum_c |q_ic k_jc| / sqrt(d): the scale of the rounding error an FP32 dot product may
+/// make in a score (the tolerance's Lambda, attention_bench.hpp).
+inline double attention_row_reference(std::span<const bf16> q, std::span<const bf16> k,
+                                      std::span<const bf16> v, Shape shape, int head, int i,
+                                      std::span<double> out) {
+  const auto [bh, n, d, causal] = shape;
+  const double scale = 1.0 / std::sqrt(static_cast<double>(d));
+  const std::size_t base = static_cast<std::size_t>(head) * n * d;
+  const bf16* qi = q.data() + base + static_cast<std::size_t>(i) * d;
+  const int keys = causal ? i + 1 : n;  // row i sees keys j <= i when causal
+  std::vector<double> s(keys);
+  double largest = -INFINITY, magnitude = 0.0;
+  for (int j = 0; j < keys; ++j) {
+    const bf16* kj = k.data() + base + static_cast<std::size_t>(j) * d;
+    double dot = 0.0, size = 0.0;
+    for (int c = 0; c < d; ++c) {
+      const double term = double(__bfloat162float(qi[c])) * double(__bfloat162float(kj[c]));
+      dot += term;
+      size += std::fabs(term);
+    }
+    s[j] = scale * dot;
+    largest = std::max(largest, s[j]);
+    magnitude = std::max(magnitude, scale * size);
+  }
+  double sum = 0.0;
+  for (double& x : s) {
+    x = std::exp(x - largest);
+    sum += x;
+  }
+  std::fill(out.begin(), out.end(), 0.0);
+  for (int j = 0; j < keys; ++j) {
+    const bf16* vj = v.data() + base + static_cast<std::size_t>(j) * d;
+    for (int c = 0; c < d; ++c)
+      out[c] += s[j] / sum * double(__bfloat162float(vj[c]));
+  }
+  return magnitude;
+}
+
+/// O for every row of every head, in double ([bh][n][d] row-major), and the largest
+/// attention_row_reference() magnitude over all rows.
+struct Reference {
+  std::vector<double> o;   ///< bh x n x d
+  double magnitude = 0.0;  ///< max over all scores of sum_c |q_ic k_jc| / sqrt(d)
+};
+
+/// O = softmax(Q K^T / sqrt(d)) V for all rows, in double: attention_row_reference() row by row.
+inline Reference attention_reference(std::span<const bf16> q, std::span<const bf16> k,
+                                     std::span<const bf16> v, Shape shape) {
+  Reference reference;
+  reference.o.resize(static_cast<std::size_t>(shape.bh) * shape.n * shape.d);
+  for (int head = 0; head < shape.bh; ++head)
+    for (int i = 0; i < shape.n; ++i) {
+      const std::size_t at = (static_cast<std::size_t>(head) * shape.n + i) * shape.d;
+      const double m = attention_row_reference(q, k, v, shape, head, i,
+                                               std::span<double>(reference.o.data() + at, shape.d));
+      reference.magnitude = std::max(reference.magnitude, m);
+    }
+  return reference;
+}
+
+}  // namespace course::lesson13
