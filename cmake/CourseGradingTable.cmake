@@ -103,8 +103,10 @@ endfunction()
 #   sanitizer only (a race may give the right answer without it), and is not registered where
 #   compute-sanitizer was not found.
 #   A mutant whose Expect rows hang (a deadlock the row's time limit ends) says so in a header
-#   line "Hangs: yes": CTest then starts it first, so that its minutes of waiting overlap the
-#   rest of the suite instead of holding up its end (course_add_lesson reads the line).
+#   line "Hangs: yes": CTest then starts it first, and its rows are stopped after
+#   COURSE_HANG_ROW_TIMEOUT seconds (30: several times its solution row's time) rather than a
+#   row's full limit, because a kernel that spins keeps its share of the GPU's time slices and
+#   slows every other test's kernels while it waits (course_add_lesson reads the line).
 #   The patched copy is written under <out-dir>/<name>/; a patch that no longer applies stops the
 #   configuration, so a mutant cannot drift silently away from the solution it breaks.
 function(course_apply_mutant patch root out_dir name_var expect_var file_var copy_var sanitize_var)

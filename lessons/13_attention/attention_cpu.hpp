@@ -15,29 +15,44 @@
 
 namespace course::lesson13 {
 
-/// Row @p i of head @p head of O = softmax(Q K^T / sqrt(d)) V in double, for BF16 Q, K, V
-/// ([bh][n][d] row-major, as attention() takes them), written to @p out (d values). Every
-/// product of two BF16 values is exact in double, and the softmax subtracts the row's maximum,
-/// so nothing overflows. Returns the largest sum of the magnitudes of a dot product's terms,
-/// max_j sum_c |q_ic k_jc| / sqrt(d): the scale of the rounding error an FP32 dot product may
-/// make in a score (the tolerance's Lambda, attention_bench.hpp).
-inline double attention_row_reference(std::span<const bf16> q, std::span<const bf16> k,
-                                      std::span<const bf16> v, Shape shape, int head, int i,
-                                      std::span<double> out) {
+/// One head of Q, K and V ([n][d] row-major each) widened to double: exact, since every BF16
+/// value is a double, and done once per head rather than once per product.
+struct Head {
+  std::vector<double> q, k, v;  ///< n x d each
+};
+
+/// Head @p head of BF16 Q, K, V ([bh][n][d] row-major, as attention() takes them), widened.
+inline Head widen_head(std::span<const bf16> q, std::span<const bf16> k, std::span<const bf16> v,
+                       Shape shape, int head) {
+  const std::size_t size = static_cast<std::size_t>(shape.n) * shape.d;
+  const std::size_t base = static_cast<std::size_t>(head) * size;
+  const auto widen = [&](std::span<const bf16> x) {
+    std::vector<double> out(size);
+    for (std::size_t e = 0; e < size; ++e)
+      out[e] = __bfloat162float(x[base + e]);
+    return out;
+  };
+  return Head{widen(q), widen(k), widen(v)};
+}
+
+/// Row @p i of one head of O = softmax(Q K^T / sqrt(d)) V in double, written to @p out (d
+/// values). Every product of two BF16 values is exact in double, and the softmax subtracts the
+/// row's maximum, so nothing overflows. Returns the largest sum of the magnitudes of a dot
+/// product's terms, max_j sum_c |q_ic k_jc| / sqrt(d): the scale of the rounding error an FP32
+/// dot product may make in a score (the tolerance's Lambda, attention_bench.hpp).
+inline double attention_row_reference(const Head& head, Shape shape, int i, std::span<double> out) {
   const auto [bh, n, d, causal] = shape;
   const double scale = 1.0 / std::sqrt(static_cast<double>(d));
-  const std::size_t base = static_cast<std::size_t>(head) * n * d;
-  const bf16* qi = q.data() + base + static_cast<std::size_t>(i) * d;
+  const double* qi = head.q.data() + static_cast<std::size_t>(i) * d;
   const int keys = causal ? i + 1 : n;  // row i sees keys j <= i when causal
   std::vector<double> s(keys);
   double largest = -INFINITY, magnitude = 0.0;
   for (int j = 0; j < keys; ++j) {
-    const bf16* kj = k.data() + base + static_cast<std::size_t>(j) * d;
+    const double* kj = head.k.data() + static_cast<std::size_t>(j) * d;
     double dot = 0.0, size = 0.0;
     for (int c = 0; c < d; ++c) {
-      const double term = double(__bfloat162float(qi[c])) * double(__bfloat162float(kj[c]));
-      dot += term;
-      size += std::fabs(term);
+      dot += qi[c] * kj[c];
+      size += std::fabs(qi[c] * kj[c]);
     }
     s[j] = scale * dot;
     largest = std::max(largest, s[j]);
@@ -50,9 +65,9 @@ inline double attention_row_reference(std::span<const bf16> q, std::span<const b
   }
   std::fill(out.begin(), out.end(), 0.0);
   for (int j = 0; j < keys; ++j) {
-    const bf16* vj = v.data() + base + static_cast<std::size_t>(j) * d;
+    const double* vj = head.v.data() + static_cast<std::size_t>(j) * d;
     for (int c = 0; c < d; ++c)
-      out[c] += s[j] / sum * double(__bfloat162float(vj[c]));
+      out[c] += s[j] / sum * vj[c];
   }
   return magnitude;
 }
@@ -69,13 +84,15 @@ inline Reference attention_reference(std::span<const bf16> q, std::span<const bf
                                      std::span<const bf16> v, Shape shape) {
   Reference reference;
   reference.o.resize(static_cast<std::size_t>(shape.bh) * shape.n * shape.d);
-  for (int head = 0; head < shape.bh; ++head)
+  for (int h = 0; h < shape.bh; ++h) {
+    const Head head = widen_head(q, k, v, shape, h);
     for (int i = 0; i < shape.n; ++i) {
-      const std::size_t at = (static_cast<std::size_t>(head) * shape.n + i) * shape.d;
-      const double m = attention_row_reference(q, k, v, shape, head, i,
+      const std::size_t at = (static_cast<std::size_t>(h) * shape.n + i) * shape.d;
+      const double m = attention_row_reference(head, shape, i,
                                                std::span<double>(reference.o.data() + at, shape.d));
       reference.magnitude = std::max(reference.magnitude, m);
     }
+  }
   return reference;
 }
 

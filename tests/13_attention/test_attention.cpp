@@ -211,16 +211,17 @@ void check_changed_input(Variant variant, std::uint64_t seed) {
   // Q: the first element of row 7 of head 0 (a peaked row) whose change to +-64 moves that row
   // of O by more than 0.25, found on the CPU.
   std::vector<double> old_row(s.d), new_row(s.d);
-  attention_row_reference(in.q, in.k, in.v, s, 0, 7, old_row);
+  Head head = widen_head(in.q, in.k, in.v, s, 0);
+  attention_row_reference(head, s, 7, old_row);
   std::size_t q_at = 7 * std::size_t(s.d);
   bf16 q_value = __float2bfloat16(64.0f);
   [&] {
     for (int c = 0; c < s.d; ++c)
       for (const float value : {64.0f, -64.0f}) {
-        const bf16 kept = in.q[7 * std::size_t(s.d) + c];
-        in.q[7 * std::size_t(s.d) + c] = __float2bfloat16(value);
-        attention_row_reference(in.q, in.k, in.v, s, 0, 7, new_row);
-        in.q[7 * std::size_t(s.d) + c] = kept;
+        const double kept = head.q[7 * std::size_t(s.d) + c];
+        head.q[7 * std::size_t(s.d) + c] = value;  // exact in BF16
+        attention_row_reference(head, s, 7, new_row);
+        head.q[7 * std::size_t(s.d) + c] = kept;
         for (int e = 0; e < s.d; ++e)
           if (std::fabs(new_row[e] - old_row[e]) > 0.25) {
             q_at = 7 * std::size_t(s.d) + c;
@@ -258,16 +259,18 @@ void check_large(Variant variant, Shape s, std::uint64_t seed) {
   for (int r = 0; r < 11; ++r)
     rows.push_back(int(hash64(derive_seed(seed, 5), r) % s.n));
   std::vector<double> row(s.d);
-  for (const int head : {0, s.bh - 1})
+  for (const int h : {0, s.bh - 1}) {
+    const Head head = widen_head(in.q, in.k, in.v, s, h);
     for (const int i : rows) {
-      const double magnitude = attention_row_reference(in.q, in.k, in.v, s, head, i, row);
+      const double magnitude = attention_row_reference(head, s, i, row);
       const Tolerance exact = lesson13::bench::output_tolerance(s.n, s.d, max_abs(in.v), magnitude);
-      const std::size_t at = (std::size_t(head) * s.n + i) * s.d;
+      const std::size_t at = (std::size_t(h) * s.n + i) * s.d;
       COURSE_CHECK_MATCH(compare_close(o.subspan(at, s.d), std::span<const double>(row), exact,
                                        Extent{std::size_t(s.d)}),
-                         where + ", row " + std::to_string(i) + " of head " + std::to_string(head) +
+                         where + ", row " + std::to_string(i) + " of head " + std::to_string(h) +
                              " against the CPU reference");
     }
+  }
   problem.check_around(in, where);
 }
 
