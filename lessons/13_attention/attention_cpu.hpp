@@ -18,7 +18,9 @@ namespace course::lesson13 {
 /// One head of Q, K and V ([n][d] row-major each) widened to double: exact, since every BF16
 /// value is a double, and done once per head rather than once per product.
 struct Head {
-  std::vector<double> q, k, v;  ///< n x d each
+  std::vector<double> q;  ///< n x d
+  std::vector<double> k;  ///< n x d
+  std::vector<double> v;  ///< n x d
 };
 
 /// Head @p head of BF16 Q, K, V ([bh][n][d] row-major, as attention() takes them), widened.
