@@ -106,7 +106,8 @@ if wants full; then
   full=$(mktemp -d /tmp/course-full.XXXXXX)
   git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$full"
   [ -d .deps ] && cp -r .deps "$full/"
-  for dir in solutions/*/; do cp "$dir"*.cu "$full/lessons/$(basename "$dir")/"; done
+  # Every file of a solution has its skeleton's name (tests/unit/test_solution_files.py).
+  for dir in solutions/*/; do cp "$dir"* "$full/lessons/$(basename "$dir")/"; done
   (cd "$full" && cmake --preset student "${extra[@]}" -DCMAKE_PREFIX_PATH="$full/.deps/usr" \
      >"$out/full.txt" 2>&1 && cmake --build --preset student -j "$jobs" >>"$out/full.txt" 2>&1)
   start=$SECONDS
