@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <random>
 
+#include "course/parallel.hpp"
+
 namespace course {
 
 std::uint64_t derive_seed(std::uint64_t base, std::uint64_t stream) noexcept {
@@ -29,7 +31,10 @@ float unit_float(std::uint64_t seed, std::uint64_t index) noexcept {
 
 std::vector<float> uniform_floats(std::size_t count, std::uint64_t seed, float low, float high) {
   std::vector<float> values(count);
-  for (std::size_t i = 0; i < count; ++i) values[i] = low + (high - low) * unit_float(seed, i);
+  parallel_for(count, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i)
+      values[i] = low + (high - low) * unit_float(seed, i);
+  });
   return values;
 }
 
@@ -37,14 +42,20 @@ std::vector<std::int32_t> uniform_ints(std::size_t count, std::uint64_t seed, st
                                        std::int32_t high) {
   std::vector<std::int32_t> values(count);
   const std::uint64_t span = static_cast<std::uint64_t>(std::int64_t{high} - low) + 1;
-  for (std::size_t i = 0; i < count; ++i)
-    values[i] = static_cast<std::int32_t>(low + static_cast<std::int64_t>(hash64(seed, i) % span));
+  parallel_for(count, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i)
+      values[i] =
+          static_cast<std::int32_t>(low + static_cast<std::int64_t>(hash64(seed, i) % span));
+  });
   return values;
 }
 
 std::vector<std::uint32_t> uniform_keys(std::size_t count, std::uint64_t seed) {
   std::vector<std::uint32_t> values(count);
-  for (std::size_t i = 0; i < count; ++i) values[i] = static_cast<std::uint32_t>(hash64(seed, i));
+  parallel_for(count, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i)
+      values[i] = static_cast<std::uint32_t>(hash64(seed, i));
+  });
   return values;
 }
 

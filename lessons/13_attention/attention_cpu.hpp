@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "attention.cuh"
+#include "course/parallel.hpp"
 
 namespace course::lesson13 {
 
@@ -85,16 +86,25 @@ struct Reference {
 inline Reference attention_reference(std::span<const bf16> q, std::span<const bf16> k,
                                      std::span<const bf16> v, Shape shape) {
   Reference reference;
-  reference.o.resize(static_cast<std::size_t>(shape.bh) * shape.n * shape.d);
-  for (int h = 0; h < shape.bh; ++h) {
-    const Head head = widen_head(q, k, v, shape, h);
-    for (int i = 0; i < shape.n; ++i) {
-      const std::size_t at = (static_cast<std::size_t>(h) * shape.n + i) * shape.d;
-      const double m = attention_row_reference(head, shape, i,
-                                               std::span<double>(reference.o.data() + at, shape.d));
-      reference.magnitude = std::max(reference.magnitude, m);
-    }
-  }
+  const std::size_t rows = static_cast<std::size_t>(shape.bh) * shape.n;
+  reference.o.resize(rows * shape.d);
+  std::vector<Head> heads;
+  for (int h = 0; h < shape.bh; ++h)
+    heads.push_back(widen_head(q, k, v, shape, h));
+  // Rows are independent: threads take chunks of them (a row is n d products, so 64 rows make a
+  // chunk worth a thread), each writing its own rows of O and their magnitudes.
+  std::vector<double> magnitudes(rows);
+  parallel_for(
+      rows,
+      [&](std::size_t begin, std::size_t end) {
+        for (std::size_t row = begin; row < end; ++row)
+          magnitudes[row] = attention_row_reference(
+              heads[row / shape.n], shape, static_cast<int>(row % shape.n),
+              std::span<double>(reference.o.data() + row * shape.d, shape.d));
+      },
+      64);
+  for (const double m : magnitudes)
+    reference.magnitude = std::max(reference.magnitude, m);
   return reference;
 }
 
