@@ -102,17 +102,20 @@ std::string english_text(std::size_t count, std::uint64_t seed) {
     return sums;
   }();
   std::string text(count, ' ');
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::uint64_t h = hash64(seed, i);
-    if (h % 100 < 18) {
-      text[i] = (h >> 8) % 10 == 0 ? static_cast<char>(".,;!?\n-'0"[(h >> 16) % 9]) : ' ';
-      continue;
+  parallel_for(count, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::uint64_t h = hash64(seed, i);
+      if (h % 100 < 18) {
+        text[i] = (h >> 8) % 10 == 0 ? static_cast<char>(".,;!?\n-'0"[(h >> 16) % 9]) : ' ';
+        continue;
+      }
+      const int target =
+          static_cast<int>((h >> 20) % static_cast<std::uint64_t>(kCumulative[26]));
+      std::size_t letter = 0;
+      while (kCumulative[letter + 1] <= target) ++letter;
+      text[i] = static_cast<char>('a' + letter);
     }
-    const int target = static_cast<int>((h >> 20) % static_cast<std::uint64_t>(kCumulative[26]));
-    std::size_t letter = 0;
-    while (kCumulative[letter + 1] <= target) ++letter;
-    text[i] = static_cast<char>('a' + letter);
-  }
+  });
   return text;
 }
 

@@ -5,11 +5,14 @@
 /// plus exact samples) rather than with this O(M·N·K) loop; they use it for small shapes.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <span>
 #include <utility>
 #include <vector>
+
+#include "course/parallel.hpp"
 
 namespace course::lesson03 {
 
@@ -20,18 +23,21 @@ namespace course::lesson03 {
 inline std::pair<std::vector<double>, std::vector<double>> multiply_reference(
     std::span<const float> a, std::span<const float> b, int m, int n, int k) {
   std::vector<double> c(static_cast<std::size_t>(m) * n), magnitude(c.size());
-  for (int i = 0; i < m; ++i)
-    for (int j = 0; j < n; ++j) {
+  // Every element on its own, so threads take chunks of them (about 2^16 products a chunk).
+  const auto elements = [&](std::size_t begin, std::size_t end) {
+    for (std::size_t e = begin; e < end; ++e) {
+      const std::size_t i = e / n, j = e % n;
       double sum = 0.0, size = 0.0;
       for (int p = 0; p < k; ++p) {
-        const double term = double(a[static_cast<std::size_t>(i) * k + p]) *
-                            double(b[static_cast<std::size_t>(p) * n + j]);
+        const double term = double(a[i * k + p]) * double(b[static_cast<std::size_t>(p) * n + j]);
         sum += term;
         size += std::fabs(term);
       }
-      c[static_cast<std::size_t>(i) * n + j] = sum;
-      magnitude[static_cast<std::size_t>(i) * n + j] = size;
+      c[e] = sum;
+      magnitude[e] = size;
     }
+  };
+  parallel_for(c.size(), elements, std::max<std::size_t>(1, (std::size_t{1} << 16) / (k + 1)));
   return {c, magnitude};
 }
 

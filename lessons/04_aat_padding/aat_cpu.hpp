@@ -2,10 +2,13 @@
 /// @brief Lesson 04's CPU reference: the specification, in a few obvious lines.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <span>
 #include <vector>
+
+#include "course/parallel.hpp"
 
 namespace course::lesson04 {
 
@@ -13,14 +16,17 @@ namespace course::lesson04 {
 /// A[i][p] * A[j][p]. O(n² k): for small matrices only (the tests check large ones on the GPU).
 inline std::vector<double> aat_reference(std::span<const float> a, int n, int k) {
   std::vector<double> c(static_cast<std::size_t>(n) * n);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
+  // Every element on its own, so threads take chunks of them (about 2^16 products a chunk).
+  const auto elements = [&](std::size_t begin, std::size_t end) {
+    for (std::size_t e = begin; e < end; ++e) {
+      const std::size_t i = e / n, j = e % n;
       double sum = 0.0;
       for (int p = 0; p < k; ++p)
-        sum +=
-            double(a[static_cast<std::size_t>(i) * k + p]) * a[static_cast<std::size_t>(j) * k + p];
-      c[static_cast<std::size_t>(i) * n + j] = sum;
+        sum += double(a[i * k + p]) * a[j * k + p];
+      c[e] = sum;
     }
+  };
+  parallel_for(c.size(), elements, std::max<std::size_t>(1, (std::size_t{1} << 16) / (k + 1)));
   return c;
 }
 
@@ -30,14 +36,16 @@ inline std::vector<double> aat_error_bound(std::span<const float> a, int n, int 
   const double ku = k * 0x1p-24;
   const double gamma = ku / (1.0 - ku);
   std::vector<double> bound(static_cast<std::size_t>(n) * n);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
+  const auto elements = [&](std::size_t begin, std::size_t end) {
+    for (std::size_t e = begin; e < end; ++e) {
+      const std::size_t i = e / n, j = e % n;
       double magnitude = 0.0;
       for (int p = 0; p < k; ++p)
-        magnitude += std::fabs(double(a[static_cast<std::size_t>(i) * k + p]) *
-                               a[static_cast<std::size_t>(j) * k + p]);
-      bound[static_cast<std::size_t>(i) * n + j] = gamma * magnitude + 1e-30;
+        magnitude += std::fabs(double(a[i * k + p]) * a[j * k + p]);
+      bound[e] = gamma * magnitude + 1e-30;
     }
+  };
+  parallel_for(bound.size(), elements, std::max<std::size_t>(1, (std::size_t{1} << 16) / (k + 1)));
   return bound;
 }
 

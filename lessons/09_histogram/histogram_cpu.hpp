@@ -7,31 +7,46 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "course/data.hpp"
+#include "course/parallel.hpp"
 #include "histogram.cuh"
 
 namespace course::lesson09 {
 
+/// Counts each byte c of @p text in bin @p bin_of(c) of @p bins bins (none when it is -1). The
+/// texts reach 2^28 bytes, so threads count chunks of the text on their own and add them up.
+template <class BinOf>
+std::vector<std::uint32_t> counted(std::span<const unsigned char> text, int bins, BinOf bin_of) {
+  std::vector<std::uint32_t> total(bins, 0);
+  std::mutex adding;
+  parallel_for(text.size(), [&](std::size_t begin, std::size_t end) {
+    std::vector<std::uint32_t> mine(bins, 0);
+    for (std::size_t i = begin; i < end; ++i)
+      if (const int bin = bin_of(text[i]); bin >= 0)
+        ++mine[bin];
+    const std::lock_guard<std::mutex> lock(adding);
+    for (int b = 0; b < bins; ++b)
+      total[b] += mine[b];
+  });
+  return total;
+}
+
 /// The letter histogram of @p text: bin (c - 'a') / 4 for every c in 'a'...'z'.
 inline std::vector<std::uint32_t> letter_histogram_reference(std::span<const unsigned char> text) {
-  std::vector<std::uint32_t> bins(kLetterBins, 0);
-  for (const unsigned char c : text)
-    if (c >= 'a' && c <= 'z')
-      ++bins[(c - 'a') / 4];
-  return bins;
+  return counted(text, kLetterBins, [](unsigned char c) {
+    return c >= 'a' && c <= 'z' ? (c - 'a') / 4 : -1;  // -1: not counted
+  });
 }
 
 /// The byte histogram of @p text: one count per byte value.
 inline std::vector<std::uint32_t> byte_histogram_reference(std::span<const unsigned char> text) {
-  std::vector<std::uint32_t> bins(kByteBins, 0);
-  for (const unsigned char c : text)
-    ++bins[c];
-  return bins;
+  return counted(text, kByteBins, [](unsigned char c) { return int{c}; });
 }
 
 /// What @p variant must compute on @p text.
@@ -110,17 +125,19 @@ inline std::string make_text(Input input, std::size_t n, std::uint64_t seed) {
       break;
   }
   std::string text(n, ' ');
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t h = hash64(seed, i);
-    if (input == Input::UniformLetters) {
-      text[i] = static_cast<char>('a' + h % 26);
-    } else if (input == Input::NoLetters) {
-      const auto byte = static_cast<unsigned>(h % (256 - 26));  // 0...229, letters skipped
-      text[i] = static_cast<char>(byte < 'a' ? byte : byte + 26);
-    } else {
-      text[i] = static_cast<char>(h & 0xFF);
+  parallel_for(n, [&](std::size_t begin, std::size_t end) {  // byte i depends on (seed, i) only
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::uint64_t h = hash64(seed, i);
+      if (input == Input::UniformLetters) {
+        text[i] = static_cast<char>('a' + h % 26);
+      } else if (input == Input::NoLetters) {
+        const auto byte = static_cast<unsigned>(h % (256 - 26));  // 0...229, letters skipped
+        text[i] = static_cast<char>(byte < 'a' ? byte : byte + 26);
+      } else {
+        text[i] = static_cast<char>(h & 0xFF);
+      }
     }
-  }
+  });
   return text;
 }
 

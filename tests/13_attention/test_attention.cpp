@@ -19,6 +19,7 @@
 #include "attention_bench.hpp"
 #include "attention_cpu.hpp"
 #include "attention_rungs.cuh"  // run_unfused: the GPU reference of the large shapes
+#include "course/parallel.hpp"
 #include "course/testing.hpp"
 
 namespace {
@@ -50,8 +51,10 @@ struct Inputs {
 
 std::vector<bf16> to_bf16(const std::vector<float>& values, float scale = 1.0f) {
   std::vector<bf16> out(values.size());
-  std::transform(values.begin(), values.end(), out.begin(),
-                 [scale](float x) { return __float2bfloat16(scale * x); });
+  parallel_for(values.size(), [&](std::size_t begin, std::size_t end) {  // 2^27 at the limit
+    for (std::size_t i = begin; i < end; ++i)
+      out[i] = __float2bfloat16(scale * values[i]);
+  });
   return out;
 }
 
