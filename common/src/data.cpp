@@ -75,19 +75,21 @@ std::string_view to_string(Pattern pattern) noexcept {
 std::vector<float> pattern_floats(Pattern pattern, std::size_t count, std::uint64_t seed) {
   std::vector<float> values(count);
   const float step = count > 1 ? 2.0f / static_cast<float>(count) : 1.0f;
-  for (std::size_t i = 0; i < count; ++i) {
-    const float u = unit_float(seed, i);
-    const float t = static_cast<float>(i);
-    switch (pattern) {
-      case Pattern::Uniform: values[i] = 2.0f * u - 1.0f; break;
-      case Pattern::AllEqual: values[i] = 0.75f; break;
-      case Pattern::Ascending: values[i] = -1.0f + step * t; break;
-      case Pattern::Descending: values[i] = 1.0f - step * t; break;
-      case Pattern::FewDistinct: values[i] = 0.5f * static_cast<float>(hash64(seed, i) % 4) - 0.75f; break;
-      case Pattern::LargeMagnitude: values[i] = 2.0e6f * u - 1.0e6f; break;
-      case Pattern::Index: values[i] = t; break;
+  parallel_for(count, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const float u = unit_float(seed, i);
+      const float t = static_cast<float>(i);
+      switch (pattern) {
+        case Pattern::Uniform: values[i] = 2.0f * u - 1.0f; break;
+        case Pattern::AllEqual: values[i] = 0.75f; break;
+        case Pattern::Ascending: values[i] = -1.0f + step * t; break;
+        case Pattern::Descending: values[i] = 1.0f - step * t; break;
+        case Pattern::FewDistinct: values[i] = 0.5f * static_cast<float>(hash64(seed, i) % 4) - 0.75f; break;
+        case Pattern::LargeMagnitude: values[i] = 2.0e6f * u - 1.0e6f; break;
+        case Pattern::Index: values[i] = t; break;
+      }
     }
-  }
+  });
   return values;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "convolution.cuh"
+#include "course/parallel.hpp"
 
 namespace course::lesson07 {
 
@@ -42,23 +43,29 @@ inline Reference convolve_reference(std::span<const float> in, int width, int he
   const std::size_t count = static_cast<std::size_t>(last_row - first_row) * width;
   ref.value.assign(count, 0.0);
   ref.bound.assign(count, 0.0);
-  for (int y = first_row; y < last_row; ++y) {
-    for (int x = 0; x < width; ++x) {
-      double sum = 0.0, magnitude = 0.0;
-      // Only the taps that land inside the image: the ghost cells contribute 0.
-      for (int dy = std::max(-r, -y); dy <= std::min(r, height - 1 - y); ++dy) {
-        for (int dx = std::max(-r, -x); dx <= std::min(r, width - 1 - x); ++dx) {
-          const double term = static_cast<double>(filter.weights[(dy + r) * side + (dx + r)]) *
-                              in[static_cast<std::size_t>(y + dy) * width + (x + dx)];
-          sum += term;
-          magnitude += std::abs(term);
+  // Rows are independent: threads take chunks of them (about 2^16 products a chunk).
+  const auto rows = [&](std::size_t begin, std::size_t end) {
+    for (int y = first_row + static_cast<int>(begin); y < first_row + static_cast<int>(end); ++y) {
+      for (int x = 0; x < width; ++x) {
+        double sum = 0.0, magnitude = 0.0;
+        // Only the taps that land inside the image: the ghost cells contribute 0.
+        for (int dy = std::max(-r, -y); dy <= std::min(r, height - 1 - y); ++dy) {
+          for (int dx = std::max(-r, -x); dx <= std::min(r, width - 1 - x); ++dx) {
+            const double term = static_cast<double>(filter.weights[(dy + r) * side + (dx + r)]) *
+                                in[static_cast<std::size_t>(y + dy) * width + (x + dx)];
+            sum += term;
+            magnitude += std::abs(term);
+          }
         }
+        const std::size_t i = static_cast<std::size_t>(y - first_row) * width + x;
+        ref.value[i] = sum;
+        ref.bound[i] = gamma * magnitude;
       }
-      const std::size_t i = static_cast<std::size_t>(y - first_row) * width + x;
-      ref.value[i] = sum;
-      ref.bound[i] = gamma * magnitude;
     }
-  }
+  };
+  parallel_for(static_cast<std::size_t>(last_row - first_row), rows,
+               std::max<std::size_t>(1, (std::size_t{1} << 16) /
+                                            (static_cast<std::size_t>(width) * side * side + 1)));
   return ref;
 }
 
