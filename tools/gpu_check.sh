@@ -104,7 +104,10 @@ if wants full; then
   # The solutions copied over the skeletons, graded as a student's work: full points expected.
   step grade the solutions as a student submission
   full=$(mktemp -d /tmp/course-full.XXXXXX)
-  git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$full"
+  # The tree as it is: files the index still lists but the tree no longer has are left out.
+  git ls-files -z --cached --others --exclude-standard |
+    while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+    xargs -0 cp --parents -t "$full"
   [ -d .deps ] && cp -r .deps "$full/"
   # Every file of a solution has its skeleton's name (tests/unit/test_solution_files.py).
   for dir in solutions/*/; do cp "$dir"* "$full/lessons/$(basename "$dir")/"; done
