@@ -253,8 +253,9 @@ void check_large(Variant variant, Shape s, std::uint64_t seed) {
               s.d, s.causal, nullptr);
   CUDA_CHECK(cudaDeviceSynchronize());
   const auto expected = d_expected.to_host();
+  const double max_abs_v = max_abs(in.v);  // a pass over 2^27 elements at the limit: once
   const Tolerance tolerance =
-      lesson13::bench::output_tolerance(s.n, s.d, max_abs(in.v), std::sqrt(double(s.d)));
+      lesson13::bench::output_tolerance(s.n, s.d, max_abs_v, std::sqrt(double(s.d)));
   COURSE_CHECK_MATCH(compare_close(o, std::span<const float>(expected), tolerance, extent_of(s)),
                      where + ", against the unfused rung");
   std::vector<int> rows{0, std::min(1, s.n - 1), std::min(63, s.n - 1), std::min(64, s.n - 1),
@@ -266,7 +267,7 @@ void check_large(Variant variant, Shape s, std::uint64_t seed) {
     const Head head = widen_head(in.q, in.k, in.v, s, h);
     for (const int i : rows) {
       const double magnitude = attention_row_reference(head, s, i, row);
-      const Tolerance exact = lesson13::bench::output_tolerance(s.n, s.d, max_abs(in.v), magnitude);
+      const Tolerance exact = lesson13::bench::output_tolerance(s.n, s.d, max_abs_v, magnitude);
       const std::size_t at = (std::size_t(h) * s.n + i) * s.d;
       COURSE_CHECK_MATCH(compare_close(o.subspan(at, s.d), std::span<const double>(row), exact,
                                        Extent{std::size_t(s.d)}),
@@ -308,6 +309,8 @@ void check_correct(Variant variant) {
   for (Shape s : correctness_shapes())
     for (const bool causal : {false, true})
       for (const Input input : {Input::Uniform, Input::LargeLogits}) {
+        if (sanitize_mode() && input == Input::Uniform)
+          continue;  // under the sanitizers one input: the values move no access
         s.causal = causal;
         check_one(variant, s, input, derive_seed(base, stream++));
       }
