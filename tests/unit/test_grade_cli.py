@@ -22,7 +22,7 @@ from typing import List, Optional, Tuple
 from unittest import mock
 
 from grade_fixtures import GRADE_PY, MIXED_CASES, CourseTestCase, junit, testcase
-from course_grade.cli import main, parse_args
+from course_grade.cli import default_jobs, main, parse_args
 from course_grade.ctest import QUICK_EXCLUDED_LABELS, ctest_command
 
 
@@ -391,6 +391,14 @@ class CtestInvocation(unittest.TestCase):
         plain = ctest_command("ctest", Path("/b"), Path("/b/j.xml"), None)
         self.assertNotIn("-j", plain)
         self.assertNotIn("-LE", plain)
+
+    def test_default_jobs(self) -> None:
+        # Three quarters of the CPUs, at least one, at most 12; --jobs overrides it.
+        for cpus, jobs in ((None, 1), (1, 1), (2, 1), (4, 3), (8, 6), (16, 12), (64, 12)):
+            self.assertEqual(default_jobs(cpus), jobs, cpus)
+        with mock.patch("os.cpu_count", return_value=16):
+            self.assertEqual(parse_args(["--build-dir", "/b"]).jobs, 12)
+            self.assertEqual(parse_args(["--build-dir", "/b", "--jobs", "5"]).jobs, 5)
 
 
 if __name__ == "__main__":
