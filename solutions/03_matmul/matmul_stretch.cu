@@ -122,6 +122,34 @@ __device__ __forceinline__ void cp_async_wait() {
 }
 #endif
 
+// Stores one lane's outputs of a warp tile: kRows rows in groups of 4, kSubRows apart, each
+// with two groups of 4 columns, kSubCols apart (acc[i][4 h + j] is row row0 + i / 4 kSubRows +
+// i % 4, column col0 + h kSubCols + j). Whole tiles of an aligned C (kGuarded false) take one
+// float4 store per group; otherwise each element is stored only inside m x n. The warptiled
+// kernel and its fallback (staged, below) lay out their lanes alike.
+template <bool kGuarded, int kSubRows, int kSubCols, int kRows>
+__device__ __forceinline__ void store_lane_outputs(const float (&acc)[kRows][8],
+                                                   float* __restrict__ c, int m, int n, int row0,
+                                                   int col0) {
+#pragma unroll
+  for (int i = 0; i < kRows; ++i) {
+    const int row = row0 + i / 4 * kSubRows + i % 4;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int col = col0 + h * kSubCols;
+      const float* v = &acc[i][4 * h];
+      if constexpr (!kGuarded) {
+        *reinterpret_cast<float4*>(c + at(row, col, n)) = make_float4(v[0], v[1], v[2], v[3]);
+      } else {
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+          if (row < m && col + j < n)
+            c[at(row, col + j, n)] = v[j];
+      }
+    }
+  }
+}
+
 //! [warptiled_kernel]
 // register_2d taken to cuBLAS's neighbourhood (README, "What closed the gap"):
 //  1. Warp tiles. The 8 warps split a 128 x 256 block tile 2 x 4 into 64 x 64 warp tiles; each
@@ -274,31 +302,17 @@ __global__ void __launch_bounds__(kWtThreads, 1)
   cp_async_wait<0>();  // the groups still open are empty; no copy outlives the block
   //! [warptiled_loop]
 
-#pragma unroll
-  for (int i = 0; i < 16; ++i) {
-    const int row = block_row + warp_row + i / 4 * kSubM + lane_row + i % 4;
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int col = block_col + warp_col + h * kSubN + lane_col;
-      const float* v = &acc[i][4 * h];
-      if constexpr (!kGuarded) {
-        *reinterpret_cast<float4*>(c + at(row, col, n)) = make_float4(v[0], v[1], v[2], v[3]);
-      } else {
-#pragma unroll
-        for (int j = 0; j < 4; ++j)
-          if (row < m && col + j < n)
-            c[at(row, col + j, n)] = v[j];
-      }
-    }
-  }
+  store_lane_outputs<kGuarded, kSubM, kSubN>(acc, c, m, n, block_row + warp_row + lane_row,
+                                             block_col + warp_col + lane_col);
 #endif
 }
 //! [warptiled_kernel]
 
-// The warptiled rung as it was before its cp.async pipeline, unchanged, kept as the rung's fallback
-// where cp.async is missing (compute capability below 8.0, or a build without code for 8.0, such
-// as the course's 75-virtual PTX). It reached 85.5 % of cuBLAS SGEMM on the H100, where it no
-// longer runs. The launcher below decides when.
+// The warptiled rung as it was before its cp.async pipeline (its stores now the shared
+// store_lane_outputs, the same code), kept as the rung's fallback where cp.async is missing
+// (compute capability below 8.0, or a build without code for 8.0, such as the course's 75-virtual
+// PTX). It reached 85.5 % of cuBLAS SGEMM on the H100, where it no longer runs. The launcher
+// below decides when.
 namespace staged {
 
 // register_2d's 128 x 128 x 8 block tile and 8 x 8 outputs per thread, with three changes that
@@ -424,23 +438,8 @@ __global__ void __launch_bounds__(kWtThreads, 2)
     __syncthreads();
   }
 
-#pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const int row = block_row + warp_row + i / 4 * kSubM + lane_row + i % 4;
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int col = block_col + warp_col + h * kSubN + lane_col;
-      const float* v = &acc[i][4 * h];
-      if constexpr (!kGuarded) {
-        *reinterpret_cast<float4*>(c + at(row, col, n)) = make_float4(v[0], v[1], v[2], v[3]);
-      } else {
-#pragma unroll
-        for (int j = 0; j < 4; ++j)
-          if (row < m && col + j < n)
-            c[at(row, col + j, n)] = v[j];
-      }
-    }
-  }
+  store_lane_outputs<kGuarded, kSubM, kSubN>(acc, c, m, n, block_row + warp_row + lane_row,
+                                             block_col + warp_col + lane_col);
 }
 
 // The fallback's launcher: whole tiles take the 16-byte path, any other shape the checked one.
