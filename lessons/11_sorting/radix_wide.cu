@@ -14,12 +14,16 @@ constexpr const char* kHere = "lessons/11_sorting/radix_wide.cu";
 // the traffic. Ideas, each worth measuring:
 //   - The global count of each digit does not change from pass to pass: count the digits of
 //     all four passes in ONE read of the keys (shared-memory histograms, then atomicAdd).
-//   - 256 digits x tiles counts are too many for one block to scan: scan digit by digit, one
-//     block per digit, and add the digit's global start.
 //   - Coalesced writes: with 256 digits a warp's 32 keys go to 32 places. Rank the keys as
-//     before (eight ballots; the lowest lane of each group of peers updates the warp's count of
-//     that digit in shared memory), place them in shared memory sorted by digit, then write the
-//     tile out in that order (kernel wide_scatter_kernel, the name profile_lesson11 looks for).
+//     before (eight ballots find a lane's peers; one of them updates the warp's count of that
+//     digit in shared memory), place them in shared memory sorted by digit, then write the tile
+//     out in that order.
+//   - One kernel per pass, one read of the keys ("one sweep"): where tile t's keys of digit d go
+//     is the digit's start plus the keys of d in tiles 0 .. t - 1. Publish each tile's counts as
+//     soon as they are known and look back over the tiles before, as lesson 10's single_pass
+//     does, with one look-back per digit. Take the tile's number from an atomic counter, not
+//     from blockIdx.x, so that a tile only waits for tiles that have started.
+//   - Name the pass kernel wide_scatter_kernel: profile_lesson11 looks for it.
 void launch_radix_wide(const Problem& problem, Workspace& workspace, cudaStream_t stream) {
   throw NotImplemented("radix_wide", kHere);
 }

@@ -78,8 +78,10 @@ double network_passes(Variant variant, std::size_t length, int threads) {
 // pass of the rung's algorithm reading and writing every key (and value) it moves. radix: 8 passes
 // of 4-bit digits, each reading the keys twice (histogram, scatter) and writing them once, and
 // moving 16 counts per tile of 4096 keys four times (written, scanned in place, read); radix_wide:
-// one read of the keys for all digit totals, then 4 passes of 8-bit digits as radix's, with 256
-// counts per tile. thrust is left out: the library chooses its own passes.
+// one read of the keys for all digit totals, then 4 passes of 8-bit digits that read and write
+// the keys once each, and move 256 look-back words per tile of 6144 keys three times (the tile's
+// count, its prefix, and a read by the tile after it). thrust is left out: the library chooses
+// its own passes.
 Work work_of(Variant variant, const SortShape& shape) {
   if (variant == Variant::Thrust)
     return {};
@@ -98,7 +100,7 @@ Work work_of(Variant variant, const SortShape& shape) {
       per_key += 8 * (kKey + 2 * moved + counts(16));
       break;
     case Variant::RadixWide:
-      per_key += kKey + 4 * (kKey + 2 * moved + counts(256));
+      per_key += kKey + 4 * (2 * moved + 3 * kKey * 256 / 6144);
       break;
     case Variant::Thrust:
       break;
