@@ -112,34 +112,41 @@ __global__ void __launch_bounds__(kThreads)
 //    right of its four; the lanes holding them hand them over with __shfl_up_sync and
 //    __shfl_down_sync. Only the warp's edge lanes take them from memory.
 //  * Input rows arrive by asynchronous copies (cp.async through __pipeline_memcpy_async) into a
-//    ring of kStages rows per warp in shared memory, kStages - 1 rows ahead of the arithmetic.
-//    The bytes in flight cost no registers, so that many warps stay resident, and there is no
-//    block barrier: each thread reads back the four floats it copied itself, and a
-//    __syncwarp() covers the few edge columns other lanes copied. (On an H200, keeping the rows
-//    in flight in registers instead reached 64.6 % of copy at 79 registers a thread, 70.5 % when
-//    held to 64.) An SM holds about 100 KB in flight this way, several times what Little's law
-//    asks (bandwidth x latency: about 8 KB per SM on an H100 at the idle DRAM latency, more under
-//    load, some 40 % more on an H200). What held the copy's speed
-//    back was elsewhere, and the strips are shaped against it (up to r = 3):
+//    ring of kStages rows in shared memory, kStages - 1 rows ahead of the arithmetic. The bytes
+//    in flight cost no registers, so that many warps stay resident. Each thread reads back the
+//    four floats it copied itself; only the few columns beyond a warp's edges come from other
+//    threads. (On an H200, keeping the rows in flight in registers instead reached 64.6 % of
+//    copy at 79 registers a thread, 70.5 % when held to 64.) An SM holds about 100 KB in flight
+//    this way, several times what Little's law asks (bandwidth x latency: about 8 KB per SM on
+//    an H100 at the idle DRAM latency, more under load, some 40 % more on an H200). What held
+//    the copy's speed back was elsewhere, and the strips are shaped against it (up to r = 3):
 //  * Odd strips (blockIdx.y odd) walk *up*. Neighbouring strips share the 2r input rows around
 //    their border; walking in opposite directions, both reach them at the same moment (both
 //    start there, or both end there), so the second read hits L2 instead of DRAM. Strips are
 //    8 rows: short-lived, so the live rows form a compact band and the last wave drains soon.
+//  * The block's four warps share one ring: a ring row holds the block's 4 x 128 columns and
+//    the r on either side, so a warp finds the columns beyond its edges in its neighbours' part
+//    of the row, and only the block's two outer edges copy halo columns. With a ring per warp,
+//    each warp copied its own: two more 32-byte sectors a row (18 from L2 for the warp's 16),
+//    1.69 x the image read from L2 in all (12 rows read per 8 stored); shared, 1.55 x. The
+//    price is a block barrier (__syncthreads) per row where a warp's own ring needed only a
+//    __syncwarp; on an H200 it gained 2 points (89.7 % of copy against 87.4 % in a benchmark).
 //  * A full strip's whole walk (8 + 2r steps) is unrolled. A loop adds its first and last 2r
 //    input rows into the accumulators of rows outside the strip too, never stored: +50 %
 //    multiply-adds at 8 rows, r = 2 (on an H200, 69 % of copy against 88 % unrolled). Unrolled,
 //    ring slot, accumulator and "is this output row in the strip" are compile-time and those
 //    multiply-adds vanish. Only for short strips: 32 rows unrolled whole overflow the
 //    instruction cache (52-62 % of copy).
-// The last, partial strip of an image keeps the loop. From r = 4 on, the walk keeps the earlier
-// design (32-row strips, all down, the loop): there the multiply-adds set the pace, 8-row strips
-// would waste more row updates than they use, and unrolled walks would not fit the instruction
-// cache. Reads per output: one input float from DRAM (and 2r rows a strip from L2), one from
-// shared memory; the (2r + 1)^2 weights are operands of the multiply-adds.
+// The last, partial strip of an image keeps the loop, with a ring per warp. From r = 4 on, the
+// walk keeps the earlier design (32-row strips, all down, the loop, a ring per warp): there the
+// multiply-adds set the pace, 8-row strips would waste more row updates than they use, and
+// unrolled walks would not fit the instruction cache. Reads per output: one input float from DRAM
+// (and 2r rows a strip from L2), one from shared memory; the (2r + 1)^2 weights are operands of the
+// multiply-adds.
 constexpr int kCoarseWarps = 4;                    // warps per block, side by side along x
 constexpr int kCoarseThreads = 32 * kCoarseWarps;  // 128 threads
-constexpr int kStages = 6;                         // input rows in a warp's ring
-constexpr int kPad = 8;  // ring columns left and right of the warp's (>= kMaxRadius, 16 bytes)
+constexpr int kStages = 6;                         // input rows in a ring
+constexpr int kPad = 8;  // ring columns left and right of the warps' (>= kMaxRadius, 16 bytes)
 constexpr unsigned kFullWarp = 0xffffffffu;
 static_assert(kPad >= kMaxRadius && kPad % 4 == 0);
 
@@ -151,9 +158,17 @@ template <int R>
 struct Strip {
   static constexpr int kCols = R <= 3 ? 4 : 2;              // output columns per thread
   static constexpr int kWarpCols = 32 * kCols;              // columns per warp
-  static constexpr int kRingRow = kPad + kWarpCols + kPad;  // floats per input row in the ring
+  static constexpr int kRingRow = kPad + kWarpCols + kPad;  // floats per row of a warp's ring
   static constexpr bool kShort = R <= 3;         // 8-row strips, mirrored, full walks unrolled
   static constexpr int kRows = kShort ? 8 : 32;  // output rows per strip (blockIdx.y)
+  static constexpr int kBlockRow = kPad + kCoarseWarps * kWarpCols + kPad;  // a block ring's row
+};
+
+// The rings in shared memory, one layout per walk: a block takes one of the two, never both.
+template <int R>
+union Rings {
+  float block[kStages][Strip<R>::kBlockRow];              // walk_full: one ring for the block
+  float warp[kCoarseWarps][kStages][Strip<R>::kRingRow];  // walk: a ring per warp
 };
 
 // The kCols floats at p (16- or 8-byte aligned) as one load or store.
@@ -175,12 +190,14 @@ __device__ void store_cols(float* p, const float (&v)[kCols]) {
     *reinterpret_cast<float2*>(p) = make_float2(v[0], v[1]);
 }
 
-// Starts copying input row `row` into `slot` (one row of the warp's ring) without waiting for
-// it: each thread its own kCols columns, lanes 0 ... R - 1 and 31 ... 32 - R one column beyond
-// the warp's left and right edge each. Ghost cells are written as 0 directly.
+// Starts copying input row `row` into `slot` (the warp's part of a ring row: its columns from
+// slot + kPad) without waiting for it: each thread its own kCols columns; lanes 0 ... R - 1 one
+// column beyond the warp's left edge each if `left`, lanes 31 ... 32 - R one beyond its right
+// edge if `right` (in a block's ring, the neighbouring warp copies the others). Ghost cells are
+// written as 0 directly.
 template <int R, bool kVector>
 __device__ void stage_row(float* slot, const float* __restrict__ in, int row, int warp_x0, int lane,
-                          int width, int height) {
+                          int width, int height, bool left, bool right) {
   constexpr int kCols = Strip<R>::kCols;
   const bool row_ok = row >= 0 && row < height;
   const int x = warp_x0 + kCols * lane;
@@ -200,7 +217,7 @@ __device__ void stage_row(float* slot, const float* __restrict__ in, int row, in
     }
   }
   const int beyond = lane < R ? lane : 31 - lane;  // 0 ... R - 1 columns out from the edge
-  if (lane < R || lane >= 32 - R) {
+  if (lane < R ? left : lane >= 32 - R && right) {
     constexpr int kWarpCols = Strip<R>::kWarpCols;
     const int col = lane < R ? warp_x0 - 1 - beyond : warp_x0 + kWarpCols + beyond;
     float* const dst = slot + (lane < R ? kPad - 1 - beyond : kPad + kWarpCols + beyond);
@@ -291,7 +308,7 @@ __device__ __forceinline__ void walk(float (*ring)[Strip<R>::kRingRow],
 #pragma unroll
   for (int t = 0; t < kStages - 1; ++t) {
     if (t < steps)
-      stage_row<R, kVector>(ring[t], in, rows.in(t), warp_x0, lane, width, height);
+      stage_row<R, kVector>(ring[t], in, rows.in(t), warp_x0, lane, width, height, true, true);
     __pipeline_commit();
   }
   float acc[kSide][kCols] = {};
@@ -310,7 +327,7 @@ __device__ __forceinline__ void walk(float (*ring)[Strip<R>::kRingRow],
       const int ahead = t + kStages - 1;
       if (ahead < steps)
         stage_row<R, kVector>(ring[slot == 0 ? kStages - 1 : slot - 1], in, rows.in(ahead), warp_x0,
-                              lane, width, height);
+                              lane, width, height, true, true);
       __pipeline_commit();
       float w[kCols + 2 * R];
       load_window<R>(ring[slot] + kPad + kCols * lane, lane, w);
@@ -332,34 +349,41 @@ __device__ __forceinline__ void walk(float (*ring)[Strip<R>::kRingRow],
 // The walk of a full strip of kRows rows (r <= 3), unrolled whole: the step t, its ring slot
 // t mod kStages, the accumulator (t + k) mod kSide and whether output row t - 2R + k lies in
 // the strip are all compile-time constants, so the multiply-adds into rows outside the strip
-// disappear without a branch.
+// disappear without a branch. The ring is the block's: the warp's part of a row starts
+// kWarpCols * warp floats in, and only warp 0's left edge and the last warp's right edge copy
+// the columns beyond them; the others lie in the neighbouring warp's part.
 template <int R, bool kVector, bool kUp>
-__device__ __forceinline__ void walk_full(float (*ring)[Strip<R>::kRingRow],
+__device__ __forceinline__ void walk_full(float (*ring)[Strip<R>::kBlockRow],
                                           const float* __restrict__ in, float* __restrict__ out,
-                                          int width, int height, int warp_x0, int lane,
+                                          int width, int height, int warp_x0, int warp, int lane,
                                           Rows<R, kUp> rows) {
   constexpr int kSide = 2 * R + 1;
   constexpr int kCols = Strip<R>::kCols;
   constexpr int kSteps = Strip<R>::kRows + 2 * R;
   const int x = warp_x0 + kCols * lane;
+  const int part = Strip<R>::kWarpCols * warp;                    // the warp's part of a ring row
+  const bool left = warp == 0, right = warp == kCoarseWarps - 1;  // the block's outer edges
   static_assert(kSteps >= kStages - 1);  // every row staged before the first step is read
 #pragma unroll
   for (int t = 0; t < kStages - 1; ++t) {
-    stage_row<R, kVector>(ring[t], in, rows.in(t), warp_x0, lane, width, height);
+    stage_row<R, kVector>(ring[t] + part, in, rows.in(t), warp_x0, lane, width, height, left,
+                          right);
     __pipeline_commit();
   }
   float acc[kSide][kCols] = {};
   //! [register_coarsened_rows]
 #pragma unroll
   for (int t = 0; t < kSteps; ++t) {
-    __pipeline_wait_prior(kStages - 2);  // step t's row has landed, in every lane
-    __syncwarp();
+    __pipeline_wait_prior(kStages - 2);  // this thread's copies of step t's row have landed
+    // ... and every thread's (the columns beyond a warp come from its neighbours), and every
+    // warp has read step t - 1's row: one barrier per row is the price of a shared ring.
+    __syncthreads();
     if (t + kStages - 1 < kSteps)  // refill step t - 1's ring row, kStages - 1 steps ahead
-      stage_row<R, kVector>(ring[(t + kStages - 1) % kStages], in, rows.in(t + kStages - 1),
-                            warp_x0, lane, width, height);
+      stage_row<R, kVector>(ring[(t + kStages - 1) % kStages] + part, in, rows.in(t + kStages - 1),
+                            warp_x0, lane, width, height, left, right);
     __pipeline_commit();
     float w[kCols + 2 * R];
-    load_window<R>(ring[t % kStages] + kPad + kCols * lane, lane, w);
+    load_window<R>(ring[t % kStages] + part + kPad + kCols * lane, lane, w);
 #pragma unroll
     for (int k = 0; k < kSide; ++k)
       if (k >= 2 * R - t && k < kSteps - t)  // output row t - 2R + k is in the strip
@@ -379,28 +403,30 @@ __global__ void __launch_bounds__(kCoarseThreads)
     register_coarsened_kernel(const float* __restrict__ in, float* __restrict__ out, int width,
                               int height) {
   using S = Strip<R>;
-  __shared__ __align__(16) float rings[kCoarseWarps][kStages][S::kRingRow];
+  __shared__ __align__(16) Rings<R> rings;
   const int lane = threadIdx.x % 32;
   const int warp = threadIdx.x / 32;
   const int warp_x0 = (blockIdx.x * kCoarseWarps + warp) * S::kWarpCols;
-  if (warp_x0 >= width)
-    return;  // the whole warp is right of the image (no barrier waits for it)
-  float(*ring)[S::kRingRow] = rings[warp];
   const int begin = blockIdx.y * S::kRows;
   const int end = min(begin + S::kRows, height);
   // Up to r = 3, odd strips walk up, and a full strip's walk is unrolled whole.
   const bool up = S::kShort && blockIdx.y % 2 == 1;
   if constexpr (S::kShort) {
     if (end - begin == S::kRows) {
+      // Every warp walks, even one right of the image: the block's barriers wait for all four.
+      // (Its columns are staged as zeros and never stored.)
       if (up)
-        walk_full<R, kVector>(ring, in, out, width, height, warp_x0, lane,
+        walk_full<R, kVector>(rings.block, in, out, width, height, warp_x0, warp, lane,
                               Rows<R, true>{begin, end});
       else
-        walk_full<R, kVector>(ring, in, out, width, height, warp_x0, lane,
+        walk_full<R, kVector>(rings.block, in, out, width, height, warp_x0, warp, lane,
                               Rows<R, false>{begin, end});
       return;
     }
   }
+  if (warp_x0 >= width)
+    return;  // the whole warp is right of the image (the loop has no block barrier)
+  float(*ring)[S::kRingRow] = rings.warp[warp];
   if (up)  // the last strip, partial, or any strip from r = 4 on (never up): the loop
     walk<R, kVector>(ring, in, out, width, height, warp_x0, lane, Rows<R, true>{begin, end});
   else
