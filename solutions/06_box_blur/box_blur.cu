@@ -95,7 +95,6 @@ __global__ void sliding_window_kernel(const float* __restrict__ in, float* __res
   const bool vectors = moves_float4(in, out, n, radius, range, block_first, outputs);
   float4* const body = reinterpret_cast<float4*>(tile + radius);
 
-  //! [sliding_window_load]
   // Every load of a thread is issued before the first is stored: with a plain loop each load
   // would wait for the one before (its value is needed by the store), one in flight at a time.
   // A float4 load asks for four times the bytes of a float load: the body's 9 floats per thread
@@ -145,7 +144,6 @@ __global__ void sliding_window_kernel(const float* __restrict__ in, float* __res
     if (loads_tail)
       tile[tail] = tail_value;
   }
-  //! [sliding_window_load]
   __syncthreads();
 
   //! [sliding_window_slide]

@@ -153,12 +153,12 @@ __global__ void __launch_bounds__(kThreads, 3)
   const std::uint32_t first = tile_first + warp * kWarpKeys + lane;
   std::uint32_t key[kKeysPerThread];
 #pragma unroll
-  for (int i = 0; i < kKeysPerThread; ++i)
+  for (int i = 0; i < kKeysPerThread; ++i) {
     key[i] = full || first + i * 32 < n ? keys_in[first + i * 32] : 0xFFFFFFFFu;
+  }
 
-    //! [wide_scatter_publish]
-    // 2. Count, and publish this tile's counts before anything else: the tiles after it wait for
-    // them. Tile 0 has no tiles before it: its counts are already prefixes.
+  // 2. Count, and publish this tile's counts before anything else: the tiles after it wait for
+  // them. Tile 0 has no tiles before it: its counts are already prefixes.
 #pragma unroll
   for (int i = 0; i < kKeysPerThread; ++i)
     atomicAdd(&s.warp_offsets[warp][digit_of(key[i], shift)], 1u);
@@ -171,7 +171,6 @@ __global__ void __launch_bounds__(kThreads, 3)
   }
   volatile std::uint32_t* const words = lookback;  // read by other blocks while they run
   words[tile * kDigits + d] = (tile == 0 ? kPrefix : kAggregate) | count;
-  //! [wide_scatter_publish]
 
   // 3. Runs in the tile.
   std::uint32_t tile_count;
@@ -180,7 +179,6 @@ __global__ void __launch_bounds__(kThreads, 3)
     s.warp_offsets[w][d] += run_start;
   __syncthreads();
 
-  //! [wide_scatter_rank]
   // 4. Ranks: the lanes whose digit equals this lane's (peers), the highest of them adds their
   // number to the warp's position for the digit, and each peer takes its place among them.
   const unsigned lanes_up_to_me = 0xFFFFFFFFu >> (31 - lane);
@@ -196,7 +194,6 @@ __global__ void __launch_bounds__(kThreads, 3)
       base = atomicAdd(&s.warp_offsets[warp][digit], upto);
     rank[i] = __shfl_sync(kAll, base, highest) + upto - 1;
   }
-  //! [wide_scatter_rank]
   __syncthreads();  // every rank taken before the sorted keys overwrite the positions
 
   // 5. The tile, sorted by digit.
@@ -225,7 +222,6 @@ __global__ void __launch_bounds__(kThreads, 3)
   __syncthreads();
   //! [wide_scatter_lookback]
 
-  //! [wide_scatter_write]
   // 7. Consecutive threads take consecutive sorted keys: within a digit's run, consecutive
   // addresses.
   std::uint32_t digit_at[kPairs ? kKeysPerThread : 1];
@@ -239,7 +235,6 @@ __global__ void __launch_bounds__(kThreads, 3)
     if (full || j < tile_keys)
       keys_out[shift_out[digit] + j] = k;
   }
-  //! [wide_scatter_write]
   if constexpr (kPairs) {
     // The values follow their keys through the same positions; loaded only now, so that they
     // hold no registers while the keys rank.
