@@ -260,6 +260,27 @@ __global__ void __launch_bounds__(kWtThreads, 1)
 
   //! [warptiled_loop]
   float acc[16][8] = {};  // rows lane_row + {0..3, 16..19, 32..35, 48..51}, columns lane_col + ...
+  // The multiply-adds of one stage, as a function of its two tiles. Written inline in the loop
+  // below, the same source compiles (nvcc 13, sm_90) to the same instructions per step, 2048
+  // multiply-adds and 96 shared loads, in another order and with other registers, and that
+  // kernel ran 3.6 % slower on the H100: 2.93 against 2.82 ms (README, "What closed the gap").
+  auto multiply_stage = [&](const float* as, const float* bs) {
+#pragma unroll
+    for (int p = 0; p < kWtBk; ++p) {
+      float a_frag[16], b_frag[8];
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        load4(&as[p * kAStride + warp_row + i * kSubM + lane_row], &a_frag[4 * i]);
+#pragma unroll
+      for (int j = 0; j < 2; ++j)
+        load4(&bs[p * kWtBn + warp_col + j * kSubN + lane_col], &b_frag[4 * j]);
+#pragma unroll
+      for (int i = 0; i < 16; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j)
+          acc[i][j] += a_frag[i] * b_frag[j];
+    }
+  };
   const int steps = blocks_for(k, kWtBk);
   // Tiles 0 .. kStages - 2 in flight. One group per tile, committed even when there is no tile
   // left to copy, so that groups and tiles stay counted alike for cp_async_wait below.
@@ -279,23 +300,7 @@ __global__ void __launch_bounds__(kWtThreads, 1)
     if (s + kStages - 1 < steps)
       load_stage(write, (s + kStages - 1) * kWtBk);
     cp_async_commit();
-    const float* as = a_ring + read * kAStage;
-    const float* bs = b_ring + read * kBStage;
-#pragma unroll
-    for (int p = 0; p < kWtBk; ++p) {
-      float a_frag[16], b_frag[8];
-#pragma unroll
-      for (int i = 0; i < 4; ++i)
-        load4(&as[p * kAStride + warp_row + i * kSubM + lane_row], &a_frag[4 * i]);
-#pragma unroll
-      for (int j = 0; j < 2; ++j)
-        load4(&bs[p * kWtBn + warp_col + j * kSubN + lane_col], &b_frag[4 * j]);
-#pragma unroll
-      for (int i = 0; i < 16; ++i)
-#pragma unroll
-        for (int j = 0; j < 8; ++j)
-          acc[i][j] += a_frag[i] * b_frag[j];
-    }
+    multiply_stage(a_ring + read * kAStage, b_ring + read * kBStage);
     read = read + 1 == kStages ? 0 : read + 1;
     write = write + 1 == kStages ? 0 : write + 1;
   }
