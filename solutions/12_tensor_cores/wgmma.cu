@@ -112,8 +112,10 @@ __device__ void store(const float (&acc)[128], float* c, int m, int n, int row0,
 // hands it to the TMA, which writes whole lines while the threads fill the other buffer, and
 // finishes the last boxes while the next tile is multiplied. The box is laid out as the map of C
 // says, with the 128-byte swizzle: chunk c (4 floats) of row r at chunk c ^ (r % 8). A warp's
-// float2 writes, 8 rows at the same two chunks, then hit all 32 banks twice: two wavefronts for
-// 256 bytes, where the plain layout would take eight. The count of boxes runs on across tiles,
+// float2 writes, 8 rows at the same two chunks, would take eight wavefronts for 256 bytes in the
+// plain layout; swizzled they take four. Shared memory serves 8-byte stores a half-warp (128
+// bytes) at a time, and within a half rows g and g ^ 1 still meet on a chunk: a two-way conflict,
+// a few hundred clocks of a tile's 72,000 (README). The count of boxes runs on across tiles,
 // the same in every thread, so that the buffers alternate even after a tile of an odd number.
 __device__ void store_tma(const float (&acc)[128], float (&buffers)[2][kBoxRows * kBoxCols],
                           const CUtensorMap* map_c, int n, int row0, int col0, int& boxes) {
@@ -255,8 +257,13 @@ void launch_wgmma(const Problem& p, cudaStream_t stream) {
     return true;
   }();
   (void)configured;
+  // Persistent, in as few blocks as take the same number of rounds: at 4096^3, 512 tiles on 132
+  // SMs take four rounds either way, and 128 blocks make them four full ones. The four SMs left
+  // out would have idled through the last round anyway, and the product runs at the GPU's power
+  // limit: the others get their share of it as clock (README, "What still stands").
   const int tiles = blocks_for(p.m, kBm) * blocks_for(p.n, kBn);
-  const int grid = std::min(tiles, gpu_info().sm_count);  // persistent: one block per SM
+  const int rounds = blocks_for(tiles, gpu_info().sm_count);
+  const int grid = blocks_for(tiles, rounds);
   // The TMA stores C in boxes of 64 x 32 floats, swizzled as the consumers write them. Its map
   // needs C on a 16-byte boundary and rows of a multiple of 16 bytes (n % 4 == 0), which multiply()
   // does not see to for C; elsewhere the consumers store C themselves, as float2 where N is even
