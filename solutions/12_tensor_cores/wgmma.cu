@@ -4,7 +4,6 @@
 // persistent, so the next tile's loads run under this tile's stores; and C leaves through shared
 // memory and TMA stores, which finish writing it while the next tile is multiplied. Compiled for
 // sm_90a alone (CMakeLists.txt, SM90A).
-#include <algorithm>
 #include <cstdint>
 
 #include "course/error.hpp"
