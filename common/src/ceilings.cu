@@ -44,6 +44,12 @@ Ceiling pinned_copy(std::string name, std::size_t bytes, bool to_device) {
           std::to_string(bytes >> 20) + " MiB, pinned", t};
 }
 
+// Copies in both directions at once, the most a trip can move over the bus: one copy each way,
+// and the same bytes in 4 and in 16 chunks each way (as an overlapped trip moves them), the
+// uploads on one stream and the downloads on another; the fastest of the three medians. One pair
+// of copies alone is not enough: in one process on an H100 it read 70 GB/s while the streams
+// trip moved 86.5, and a ceiling below the trip it measures fails a correct trip's plausibility
+// bound.
 Ceiling pinned_both_ways(std::size_t bytes) {
   HostBuffer<unsigned char> up(bytes, HostMemory::Pinned), down(bytes, HostMemory::Pinned);
   std::fill(up.begin(), up.end(), static_cast<unsigned char>(0x5A));
@@ -51,18 +57,36 @@ Ceiling pinned_both_ways(std::size_t bytes) {
   from.fill_bytes(0x3C);
   Stream other;
   Event started, done;
-  auto work = [&](cudaStream_t stream) {
-    started.record(stream);
-    other.wait(started.get());
-    CUDA_CHECK(cudaMemcpyAsync(to.data(), up.data(), bytes, cudaMemcpyHostToDevice, stream));
-    CUDA_CHECK(
-        cudaMemcpyAsync(down.data(), from.data(), bytes, cudaMemcpyDeviceToHost, other.get()));
-    done.record(other.get());
-    CUDA_CHECK(cudaStreamWaitEvent(stream, done.get(), 0));
+  auto both_ways = [&](std::size_t chunks) {
+    auto work = [&](cudaStream_t stream) {
+      started.record(stream);
+      other.wait(started.get());
+      for (std::size_t i = 0; i < chunks; ++i) {
+        const std::size_t first = bytes * i / chunks, size = bytes * (i + 1) / chunks - first;
+        CUDA_CHECK(cudaMemcpyAsync(to.data() + first, up.data() + first, size,
+                                   cudaMemcpyHostToDevice, stream));
+        CUDA_CHECK(cudaMemcpyAsync(down.data() + first, from.data() + first, size,
+                                   cudaMemcpyDeviceToHost, other.get()));
+      }
+      done.record(other.get());
+      CUDA_CHECK(cudaStreamWaitEvent(stream, done.get(), 0));
+    };
+    return time_on_gpu(work, {.warmup = 2, .repeats = 15, .flush_l2 = true});
   };
-  const Timing t = time_on_gpu(work, {.warmup = 2, .repeats = 10, .flush_l2 = true});
-  return {"pinned both ways", gb_per_s(2.0 * static_cast<double>(bytes), t.median_ms), "GB/s",
-          std::to_string(bytes >> 20) + " MiB each way at once, bytes of both directions", t};
+  std::size_t best_chunks = 0;
+  Timing best{};
+  for (const std::size_t chunks : {1, 4, 16}) {
+    const Timing t = both_ways(chunks);
+    if (best_chunks == 0 || t.median_ms < best.median_ms) {
+      best = t;
+      best_chunks = chunks;
+    }
+  }
+  return {"pinned both ways", gb_per_s(2.0 * static_cast<double>(bytes), best.median_ms), "GB/s",
+          std::to_string(bytes >> 20) +
+              " MiB each way at once, the fastest of 1, 4 and 16 chunks (here " +
+              std::to_string(best_chunks) + "), bytes of both directions",
+          best};
 }
 
 // The FP32 roof: kChains independent multiply-add chains per thread, so that a warp always has
@@ -93,8 +117,8 @@ Ceiling fma_peak() {
   const int sms = gpu_info().sm_count;
   constexpr int kThreads = 256;
   int blocks_per_sm = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, fma_peak_kernel,
-                                                           kThreads, 0));
+  CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, fma_peak_kernel, kThreads, 0));
   const int blocks = sms * std::max(blocks_per_sm, 1);
   constexpr int kIterations = 1 << 16;
   DeviceBuffer<float> sink(static_cast<std::size_t>(blocks) * kThreads);

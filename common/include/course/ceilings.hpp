@@ -76,8 +76,10 @@ struct Ceiling {
 /// Pinned device-to-host copy of @p bytes, GB/s.
 [[nodiscard]] const Ceiling& pinned_device_to_host(std::size_t bytes);
 
-/// Pinned copies of @p bytes in both directions at once, on two streams: bytes moved (both
-/// directions together) per second, GB/s. What an overlapped host-device pipeline can reach.
+/// Pinned copies of @p bytes in both directions at once, the uploads on one stream and the
+/// downloads on another, as one copy each way and in 4 and 16 chunks each way: the fastest, in
+/// bytes moved (both directions together) per second, GB/s. What an overlapped host-device
+/// pipeline can reach.
 [[nodiscard]] const Ceiling& pinned_bidirectional(std::size_t bytes);
 
 /// Prints "[course] ceiling: <name> = <value> <unit> (<what>)": the line the grader shows at the
