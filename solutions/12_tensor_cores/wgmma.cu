@@ -217,9 +217,12 @@ __global__ void __launch_bounds__(kThreads, 1)
                  const __grid_constant__ CUtensorMap map_b,
                  const __grid_constant__ CUtensorMap map_c, float* __restrict__ c, int m, int n,
                  int k, bool tma_store, bool pairs) {
+  // Aligned by an offset from raw, not by rounding its address as an integer: a pointer made from
+  // an integer is generic to the compiler, which then stores C through the generic path (ST.E,
+  // 64-bit addresses) and converts every descriptor's address; derived from raw, s stays shared
+  // memory (STS, 32-bit addresses).
   extern __shared__ unsigned char raw[];
-  Shared& s = *reinterpret_cast<Shared*>((reinterpret_cast<std::uintptr_t>(raw) + 1023) &
-                                         ~std::uintptr_t{1023});
+  Shared& s = *reinterpret_cast<Shared*>(raw + (1024 - shared_address(raw) % 1024) % 1024);
   const int tiles_m = blocks_for(m, kBm);
   const int tiles = tiles_m * blocks_for(n, kBn);
   const int k_tiles = blocks_for(k, kBk);
