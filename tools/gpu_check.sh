@@ -25,7 +25,9 @@ extra=("$@")
 jobs=$(nproc)
 ctest_jobs=${COURSE_CHECK_JOBS:-8}
 steps=" ${COURSE_CHECK_STEPS:-build unit solution mutant skeleton sanitize demos grade full} "
-[ -n "${COURSE_CHECK_LESSONS:-}" ] && extra+=("-DCOURSE_LESSONS=$COURSE_CHECK_LESSONS")
+# Always passed, empty meaning every lesson: the build tree's cache would otherwise keep the
+# subset of an earlier call, and a whole check would quietly cover a few lessons.
+extra+=("-DCOURSE_LESSONS=${COURSE_CHECK_LESSONS:-}")
 wants() { [[ "$steps" == *" $1 "* ]]; }
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv || true
@@ -86,11 +88,11 @@ if wants profile; then
 fi
 
 if wants results; then
-  # The committed measured results, rewritten on this GPU (slides/results/*.json).
+  # The committed measured results, rewritten on this GPU (slides/results/<gpu>/*.json).
   step results
   cmake --build build/dev --target results >"$out/results.txt" 2>&1
   echo "results rc=$?" | tee -a "$out/summary.txt"
-  tar -czf "$out/slides-results.tgz" slides/results/*.json
+  tar -czf "$out/slides-results.tgz" slides/results/*/*.json
 fi
 
 if wants grade; then
